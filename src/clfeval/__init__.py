@@ -1,0 +1,17 @@
+"""clfeval: classifier evaluation built on sufficient statistics that merge.
+
+The light public surface; heavy optional dependencies are never imported here.
+
+>>> import clfeval
+>>> clfeval.metrics.accuracy_score([0, 1, 1], [0, 1, 0])
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+from . import metrics
+from .counts import ConfusionCounts, MultilabelCounts
+from .exceptions import UndefinedMetricWarning
+
+__all__ = ["metrics", "ConfusionCounts", "MultilabelCounts", "UndefinedMetricWarning"]
+__version__ = "0.1.0"

@@ -1,0 +1,431 @@
+"""Input coercion, target-type detection, label sets and label encoding.
+
+Everything that turns user input (lists, numpy, pandas, polars, pyarrow) into clean numpy arrays
+lives here, so that the statistics and formulas never see anything else.
+
+>>> kind, classes = target_kind(as_array([0, 1, 1, 0], "y_true"), "y_true")
+>>> kind, classes.tolist()
+('binary', [0, 1])
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = [
+    "as_array",
+    "as_score_array",
+    "check_consistent_length",
+    "check_sample_weight",
+    "target_kind",
+    "unique_sorted",
+    "union_labels",
+    "encode",
+    "check_classification_targets",
+    "ClassificationTargets",
+]
+
+# Integer label ranges up to this span are counted with bincount instead of sorted.
+_DENSE_SPAN = 1 << 20
+
+
+def _first_position(mask: np.ndarray) -> str:
+    """Human-readable position of the first True in a boolean mask (row, or (row, col))."""
+    idx = np.argwhere(mask)[0]
+    return str(int(idx[0])) if idx.size == 1 else str(tuple(int(i) for i in idx))
+
+
+def _missing_error(name: str, mask: np.ndarray) -> ValueError:
+    return ValueError(
+        f"{name} contains {int(np.count_nonzero(mask))} missing value(s) (None/NaN/null); "
+        f"the first is at position {_first_position(mask)}. Drop or impute them before evaluating."
+    )
+
+
+def _from_pandas(x: Any, name: str) -> np.ndarray:
+    isna = x.isna()
+    na = np.asarray(isna.to_numpy() if hasattr(isna, "to_numpy") else isna, dtype=bool)
+    if na.any():
+        raise _missing_error(name, na)
+    dtype = x.dtypes.iloc[0] if getattr(x, "ndim", 1) == 2 else x.dtype
+    if getattr(x, "ndim", 1) == 1 and str(dtype) == "category":
+        categories = np.asarray(x.cat.categories)
+        return categories[np.asarray(x.cat.codes)]
+    numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64 / boolean / Float64
+    if numpy_dtype is not None and getattr(x, "ndim", 1) == 1:
+        return x.to_numpy(dtype=numpy_dtype)
+    if str(dtype).startswith("string"):
+        return x.to_numpy(dtype=object)
+    return x.to_numpy()
+
+
+def _from_polars(x: Any, name: str) -> np.ndarray:
+    if x.null_count() > 0:
+        raise _missing_error(name, np.asarray(x.is_null().to_numpy(), dtype=bool))
+    if str(x.dtype).startswith(("Categorical", "Enum")):
+        x = x.cast(str)
+    return x.to_numpy()
+
+
+def _from_arrow(x: Any, name: str) -> np.ndarray:
+    if x.null_count > 0:
+        raise _missing_error(name, np.asarray(x.is_null().to_numpy(zero_copy_only=False), dtype=bool))
+    if str(x.type).startswith("dictionary"):
+        x = x.cast(x.type.value_type)
+    return x.to_numpy(zero_copy_only=False)
+
+
+def as_array(x: Any, name: str) -> np.ndarray:
+    """Convert list/numpy/pandas/polars/pyarrow input to a numpy array, rejecting missing values.
+
+    >>> as_array([1, 2, 3], "y").tolist()
+    [1, 2, 3]
+    """
+    if x is None:
+        raise TypeError(f"{name} is None; pass an array-like of labels or scores.")
+    module = type(x).__module__
+    if isinstance(x, np.ndarray):
+        arr = x
+    elif module.startswith("pandas"):
+        arr = _from_pandas(x, name)
+    elif module.startswith("polars"):
+        arr = _from_polars(x, name)
+    elif module.startswith("pyarrow"):
+        arr = _from_arrow(x, name)
+    elif hasattr(x, "toarray") and module.startswith("scipy.sparse"):
+        arr = x.toarray()
+    elif isinstance(x, (str, bytes)) or np.isscalar(x):
+        raise TypeError(f"{name} must be an array-like of samples, got a scalar {x!r}.")
+    else:
+        try:
+            arr = np.asarray(x)
+        except ValueError as exc:  # ragged nested lists
+            raise ValueError(f"{name} could not be read as an array: {exc}") from None
+    if arr.dtype.kind == "O":
+        missing = np.fromiter(
+            (v is None or (isinstance(v, float) and v != v) for v in arr.ravel()),
+            dtype=bool,
+            count=arr.size,
+        ).reshape(arr.shape)
+        if missing.any():
+            raise _missing_error(name, missing)
+        kinds = {type(v) for v in arr.ravel()[:1]}
+        if kinds and all(isinstance(v, (bool, np.bool_)) for v in arr.ravel()):
+            arr = arr.astype(bool)
+    elif arr.dtype.kind in "fc":
+        bad = np.isnan(arr)
+        if bad.any():
+            raise _missing_error(name, bad)
+    return arr
+
+
+def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
+    """Scores or probabilities as float64 (1-D or 2-D), rejecting NaN and infinity.
+
+    >>> as_score_array([0.1, 0.9]).dtype
+    dtype('float64')
+    """
+    arr = as_array(x, name)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(
+            f"{name} must be numeric scores or probabilities, got dtype {arr.dtype}; "
+            "labels belong in y_true / y_pred."
+        )
+    if arr.dtype != np.float64 and arr.dtype != np.float32:
+        arr = arr.astype(np.float64)
+    if arr.ndim == 0 or arr.ndim > 2:
+        raise ValueError(f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}.")
+    if not np.isfinite(arr).all():
+        bad = ~np.isfinite(arr)
+        raise ValueError(
+            f"{name} contains {int(bad.sum())} infinite value(s); the first is at position "
+            f"{_first_position(bad)}. Scores must be finite."
+        )
+    return arr
+
+
+def check_consistent_length(**arrays: Any) -> int:
+    """Check that all named arrays (None skipped) have the same number of samples.
+
+    >>> check_consistent_length(y_true=[1, 2], y_pred=[2, 1])
+    2
+    """
+    lengths = {k: len(v) for k, v in arrays.items() if v is not None}
+    if len(set(lengths.values())) > 1:
+        desc = ", ".join(f"{k} has {n}" for k, n in lengths.items())
+        raise ValueError(f"Found input variables with inconsistent numbers of samples: {desc}.")
+    return next(iter(lengths.values()), 0)
+
+
+def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Validate sample weights: 1-D, length n, finite and non-negative.
+
+    Integer and boolean weights keep an integer dtype (exact counts); others become float64.
+
+    >>> check_sample_weight([1, 2], 2).tolist()
+    [1, 2]
+    """
+    if sample_weight is None:
+        return None
+    w = as_array(sample_weight, "sample_weight")
+    if w.ndim != 1:
+        w = np.squeeze(w)
+        if w.ndim != 1:
+            raise ValueError(f"sample_weight must be 1-D, got shape {np.shape(sample_weight)}.")
+    if w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight has {w.shape[0]} samples but the targets have {n}; they must match."
+        )
+    if w.dtype.kind == "b":
+        return w.astype(np.int64)
+    if w.dtype.kind in "iu":
+        w = w.astype(np.int64)
+    elif w.dtype.kind == "f":
+        w = w.astype(np.float64, copy=False)
+        if not np.isfinite(w).all():
+            bad = ~np.isfinite(w)
+            raise ValueError(
+                f"sample_weight contains {int(bad.sum())} non-finite value(s); the first is at "
+                f"position {_first_position(bad)}."
+            )
+    else:
+        raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}.")
+    if w.size and w.min() < 0:
+        raise ValueError(
+            f"sample_weight contains negative values; the first is at position "
+            f"{_first_position(w < 0)}. Weights must be >= 0."
+        )
+    return w
+
+
+def _check_label_types(values: np.ndarray, name: str) -> None:
+    """Reject object arrays that mix strings with numbers (they have no meaningful order)."""
+    if values.dtype.kind != "O" or values.size == 0:
+        return
+    is_str = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=values.size)
+    if is_str.any() and not is_str.all():
+        raise ValueError(
+            f"Mix of label input types (string and number) in {name}: e.g. "
+            f"{values[is_str][0]!r} and {values[~is_str][0]!r}. Use one type for all labels."
+        )
+
+
+def unique_sorted(y: np.ndarray, name: str = "y") -> np.ndarray:
+    """Sorted distinct values of a label array; integer labels are counted, not sorted.
+
+    >>> unique_sorted(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    if y.size == 0:
+        return y.reshape(-1)[:0]
+    if y.dtype.kind in "iu":
+        flat = y.reshape(-1)
+        lo, hi = int(flat.min()), int(flat.max())
+        if hi - lo < max(_DENSE_SPAN, flat.size):
+            shifted = flat if lo == 0 and flat.dtype.kind == "i" else (flat - lo).astype(np.intp)
+            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            return (present + lo).astype(y.dtype)
+        return np.unique(flat)
+    if y.dtype.kind == "b":
+        return np.unique(y.reshape(-1))
+    if y.dtype.kind == "O":
+        try:
+            uniq = np.unique(y.reshape(-1))
+        except TypeError:
+            _check_label_types(y.reshape(-1), name)
+            raise TypeError(f"{name} contains labels that cannot be ordered.") from None
+        _check_label_types(uniq, name)
+        return uniq
+    return np.unique(y.reshape(-1))
+
+
+def _kind_of_values(y: np.ndarray) -> str:
+    """'numeric', 'string' or 'other' for a label array."""
+    if y.dtype.kind in "biuf":
+        return "numeric"
+    if y.dtype.kind in "US":
+        return "string"
+    if y.dtype.kind == "O" and y.size:
+        first = y.reshape(-1)[0]
+        if isinstance(first, str):
+            return "string"
+        if isinstance(first, numbers.Number):
+            return "numeric"
+        return "other"
+    return "numeric"
+
+
+def target_kind(y: np.ndarray, name: str) -> tuple[str, np.ndarray]:
+    """Classify a target array the way scikit-learn's ``type_of_target`` does.
+
+    Returns the kind ('binary', 'multiclass', 'multilabel-indicator', 'continuous',
+    'continuous-multioutput', 'multiclass-multioutput', 'unknown') and the sorted
+    distinct labels (for 1-D kinds) or column indices (multilabel).
+
+    >>> target_kind(np.array([0.2, 0.7]), "y")[0]
+    'continuous'
+    """
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim > 2 or y.ndim == 0:
+        raise ValueError(f"{name} must be 1-D (labels) or 2-D (indicator matrix), got shape {y.shape}.")
+    if y.dtype.kind == "O" and _kind_of_values(y) == "other":
+        return "unknown", y[:0]
+    if y.dtype.kind in "fc" and y.size:
+        if y.dtype.kind == "c" or not np.array_equal(y, np.floor(y)):
+            return ("continuous" if y.ndim == 1 else "continuous-multioutput"), y[:0]
+    if y.ndim == 2:
+        if y.shape[1] == 0:
+            raise ValueError(f"{name} is a 2-D array with no columns.")
+        uniq = unique_sorted(y, name)
+        if y.dtype.kind in "biuf" and np.isin(uniq, [0, 1]).all():
+            return "multilabel-indicator", np.arange(y.shape[1])
+        return "multiclass-multioutput", uniq
+    uniq = unique_sorted(y, name)
+    return ("multiclass" if uniq.size > 2 else "binary"), uniq
+
+
+def union_labels(*label_sets: np.ndarray, names: Sequence[str] = ()) -> np.ndarray:
+    """Sorted union of label sets, refusing to mix strings and numbers.
+
+    >>> union_labels(np.array([1, 3]), np.array([2])).tolist()
+    [1, 2, 3]
+    """
+    kinds = {_kind_of_values(s) for s in label_sets if s.size}
+    if len(kinds) > 1:
+        where = f" ({' vs '.join(names)})" if names else ""
+        raise ValueError(
+            f"Mix of label input types (string and number){where}; "
+            "y_true and y_pred must use labels of the same type."
+        )
+    nonempty = [s for s in label_sets if s.size]
+    if not nonempty:
+        return label_sets[0]
+    if len(nonempty) == 1:
+        return nonempty[0]
+    if all(np.array_equal(nonempty[0], s) for s in nonempty[1:]):
+        return nonempty[0]
+    combined = np.concatenate(nonempty)
+    if combined.dtype.kind == "O":
+        _check_label_types(combined, "labels")
+    return np.unique(combined)
+
+
+def encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Map each label of ``y`` to its index in ``classes`` (any order); -1 when absent.
+
+    >>> encode(np.array(["b", "a", "z"]), np.array(["a", "b"])).tolist()
+    [1, 0, -1]
+    """
+    k = classes.size
+    if y.size == 0:
+        return np.zeros(y.shape, dtype=np.intp)
+    if y.dtype.kind in "biu" and classes.dtype.kind in "biuf" and k:
+        cls = classes
+        if cls.dtype.kind == "f":
+            if not np.array_equal(cls, np.floor(cls)):
+                return _encode_sorted(y, classes)
+        cls = cls.astype(np.int64)
+        lo = min(int(cls.min()), int(y.min()))
+        hi = max(int(cls.max()), int(y.max()))
+        if hi - lo < max(_DENSE_SPAN, y.size):
+            if lo == 0 and k == hi + 1 and np.array_equal(cls, np.arange(k)):
+                return y if y.dtype == np.intp else y.astype(np.intp)
+            table = np.full(hi - lo + 1, -1, dtype=np.intp)
+            table[cls - lo] = np.arange(k)
+            return table[y - lo if lo else y]
+    return _encode_sorted(y, classes)
+
+
+def _encode_sorted(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    order = np.argsort(classes, kind="stable")
+    sorted_classes = classes[order]
+    try:
+        pos = np.searchsorted(sorted_classes, y)
+    except TypeError:
+        raise ValueError(
+            "Mix of label input types (string and number) between the labels and the data."
+        ) from None
+    pos_clipped = np.minimum(pos, max(classes.size - 1, 0))
+    found = sorted_classes[pos_clipped] == y if classes.size else np.zeros(y.shape, bool)
+    return np.where(found, order[pos_clipped], -1).astype(np.intp)
+
+
+class ClassificationTargets:
+    """Validated (y_true, y_pred) pair with its common kind and label set.
+
+    >>> t = check_classification_targets([0, 1, 2], [0, 2, 2])
+    >>> t.kind, t.labels.tolist()
+    ('multiclass', [0, 1, 2])
+    """
+
+    __slots__ = ("kind", "y_true", "y_pred", "labels", "true_labels", "pred_labels")
+
+    def __init__(self, kind, y_true, y_pred, labels, true_labels, pred_labels):
+        self.kind = kind
+        self.y_true = y_true
+        self.y_pred = y_pred
+        self.labels = labels
+        self.true_labels = true_labels
+        self.pred_labels = pred_labels
+
+
+def _continuous_error(name: str, y: np.ndarray) -> ValueError:
+    flat = y.reshape(-1)
+    frac = np.flatnonzero(flat != np.floor(flat))
+    example = f" (e.g. {flat[frac[0]]!r} at position {int(frac[0])})" if frac.size else ""
+    return ValueError(
+        f"{name} contains continuous values{example}, but classification metrics need class "
+        "labels. If these are probabilities or scores, turn them into labels first (for example "
+        "y_score >= 0.5, or argmax over the class columns), or use a score-based metric such as "
+        "roc_auc_score or average_precision_score."
+    )
+
+
+def check_classification_targets(y_true: Any, y_pred: Any) -> ClassificationTargets:
+    """Validate a pair of label arrays for a classification metric (sklearn's ``_check_targets``).
+
+    Raises a clear error for continuous values (scores passed as labels), mixed kinds,
+    mismatched lengths, empty input and mixed label types.
+    """
+    yt = as_array(y_true, "y_true")
+    yp = as_array(y_pred, "y_pred")
+    if yt.ndim == 0 or yp.ndim == 0:
+        raise TypeError("y_true and y_pred must be array-likes of samples, not scalars.")
+    check_consistent_length(y_true=yt, y_pred=yp)
+    if yt.shape[0] == 0:
+        raise ValueError(
+            "Found empty input array (y_true and y_pred have 0 samples) while a minimum of "
+            "1 sample is required."
+        )
+    kind_t, labels_t = target_kind(yt, "y_true")
+    kind_p, labels_p = target_kind(yp, "y_pred")
+    for kind, name, arr in ((kind_t, "y_true", yt), (kind_p, "y_pred", yp)):
+        if kind in ("continuous", "continuous-multioutput"):
+            raise _continuous_error(name, arr)
+    kinds = {kind_t, kind_p}
+    if kinds == {"binary", "multiclass"}:
+        kinds = {"multiclass"}
+    if len(kinds) > 1:
+        raise ValueError(
+            f"Classification metrics can't handle a mix of {kind_t} (y_true) and {kind_p} "
+            "(y_pred) targets."
+        )
+    kind = kinds.pop()
+    if kind not in ("binary", "multiclass", "multilabel-indicator"):
+        raise ValueError(f"{kind} targets are not supported by classification metrics.")
+    if kind == "multilabel-indicator":
+        if yt.shape[1] != yp.shape[1]:
+            raise ValueError(
+                f"Multilabel y_true has {yt.shape[1]} columns but y_pred has {yp.shape[1]}."
+            )
+        return ClassificationTargets(kind, yt, yp, labels_t, labels_t, labels_p)
+    yt = yt.reshape(-1)
+    yp = yp.reshape(-1)
+    labels = union_labels(labels_t, labels_p, names=("y_true", "y_pred"))
+    if kind == "binary" and labels.size > 2:
+        kind = "multiclass"
+    return ClassificationTargets(kind, yt, yp, labels, labels_t, labels_p)
