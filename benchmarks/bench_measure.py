@@ -1,0 +1,137 @@
+"""Timing, peak-memory measurement and result comparison of single metric calls."""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+import tracemalloc
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Measurement", "measure", "difference"]
+
+_MIB = float(1 << 20)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Best wall time over ``repeats`` calls, and the tracemalloc peak of one further call."""
+
+    seconds: float
+    repeats: int
+    peak_mib: float
+
+
+def _best_time(call: Callable[[], Any], repeats: int, long_call_s: float) -> tuple[float, int, Any]:
+    """Best-of-``repeats`` wall time; stops repeating after a call slower than ``long_call_s``.
+
+    Returns (best seconds, calls made, result of the last call). The previous result is dropped
+    before each call so that two results are never alive at once.
+    """
+    best, result, calls = math.inf, None, 0
+    while calls < repeats:
+        result = None
+        gc.collect()
+        start = time.perf_counter()
+        result = call()
+        elapsed = time.perf_counter() - start
+        calls += 1
+        best = min(best, elapsed)
+        if elapsed > long_call_s:
+            break
+    return best, calls, result
+
+
+def _peak_mib(call: Callable[[], Any]) -> float:
+    """Peak traced allocation (MiB) during one call, its result included; tracemalloc runs only here."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        baseline = tracemalloc.get_traced_memory()[0]
+        result = call()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    del result
+    return (peak - baseline) / _MIB
+
+
+def measure(
+    func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any], repeats: int, long_call_s: float
+) -> tuple[Measurement, Any]:
+    """Time ``func(*args, **kwargs)`` (tracemalloc off), then measure its peak memory in a separate call.
+
+    Returns the measurement and the result of a timed call (for the agreement check).
+    """
+
+    def call() -> Any:
+        return func(*args, **kwargs)
+
+    seconds, calls, result = _best_time(call, repeats, long_call_s)
+    return Measurement(seconds, calls, _peak_mib(call)), result
+
+
+def _text_difference(a: str, b: str) -> str | None:
+    """None if equal, else the first differing line of both."""
+    if a == b:
+        return None
+    for number, (line_a, line_b) in enumerate(zip(a.splitlines(), b.splitlines()), start=1):
+        if line_a != line_b:
+            return f"line {number}: {line_a.strip()!r} != {line_b.strip()!r}"
+    return f"texts differ in length ({len(a)} vs {len(b)} characters)"
+
+
+def _array_difference(a: Any, b: Any) -> str | None:
+    """None if np.allclose (any float; NaN == NaN) or equal (integers, booleans, strings), else why not."""
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape:
+        return f"shapes differ: {x.shape} vs {y.shape}"
+    approximate = x.dtype.kind in "fc" or y.dtype.kind in "fc"
+    try:
+        same = np.allclose(x, y, equal_nan=True) if approximate else np.array_equal(x, y)
+    except TypeError:  # e.g. numbers against strings
+        same = False
+    if same:
+        return None
+    if x.ndim == 0:
+        return f"{x.item()!r} != {y.item()!r}"
+    if x.dtype.kind in "biuf" and y.dtype.kind in "biuf" and x.size:
+        with np.errstate(invalid="ignore"):
+            gap = np.nanmax(np.abs(x.astype(float) - y.astype(float)))
+        return f"values differ (max |difference| {gap:.3g})"
+    return "values differ"
+
+
+def difference(expected: Any, actual: Any) -> str | None:
+    """Why ``actual`` does not agree with ``expected`` (None when it does).
+
+    Strings must be equal; dicts, tuples and lists are compared item by item; None only matches
+    None; anything else is compared as an array.
+    """
+    if isinstance(expected, str) or isinstance(actual, str):
+        if isinstance(expected, str) and isinstance(actual, str):
+            return _text_difference(expected, actual)
+        return f"types differ: {type(expected).__name__} vs {type(actual).__name__}"
+    if expected is None or actual is None:
+        return None if expected is actual else f"{expected!r} vs {actual!r}"
+    if isinstance(expected, Mapping) and isinstance(actual, Mapping):
+        if list(expected) != list(actual):
+            return f"keys differ: {list(expected)} vs {list(actual)}"
+        for key in expected:
+            reason = difference(expected[key], actual[key])
+            if reason is not None:
+                return f"[{key!r}]: {reason}"
+        return None
+    if isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)):
+        if len(expected) != len(actual):
+            return f"{len(expected)} vs {len(actual)} outputs"
+        for index, (x, y) in enumerate(zip(expected, actual)):
+            reason = difference(x, y)
+            if reason is not None:
+                return f"output {index}: {reason}"
+        return None
+    return _array_difference(expected, actual)

@@ -1,0 +1,222 @@
+"""The formulas: every label-based measure as a function of count arrays.
+
+All functions accept counts with any leading batch shape, e.g. confusion tables of shape
+(..., k, k) or per-class counts of shape (..., k), so that a bootstrap is one call on a stack of
+resampled tables.  An undefined value (0/0) is returned as NaN; the caller decides what to do with
+it (scikit-learn's ``zero_division``, or the Evaluation layer's NaN-and-report).
+
+>>> cm = np.array([[2, 0, 0], [0, 0, 1], [1, 0, 2]])
+>>> tp, fp, fn, tn = one_vs_rest(cm)
+>>> precision(tp, fp).round(3).tolist()
+[0.667, nan, 0.667]
+>>> float(accuracy(cm))
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+
+__all__ = [
+    "one_vs_rest",
+    "ratio",
+    "precision",
+    "recall",
+    "specificity",
+    "npv",
+    "fallout",
+    "fbeta",
+    "jaccard",
+    "accuracy",
+    "error_rate",
+    "balanced_accuracy",
+    "matthews_corrcoef",
+    "cohen_kappa",
+    "likelihood_ratios",
+    "average",
+]
+
+
+def one_vs_rest(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-class (tp, fp, fn, tn) from confusion tables of shape (..., k, k).
+
+    >>> [x.tolist() for x in one_vs_rest(np.array([[5, 1], [2, 3]]))]
+    [[5, 3], [2, 1], [1, 2], [3, 5]]
+    """
+    tp = np.diagonal(cm, axis1=-2, axis2=-1)
+    predicted = cm.sum(axis=-2)
+    actual = cm.sum(axis=-1)
+    total = actual.sum(axis=-1, keepdims=True)
+    fp = predicted - tp
+    fn = actual - tp
+    tn = total - tp - fp - fn
+    return tp, fp, fn, tn
+
+
+def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """num / den in float64, NaN where den == 0.
+
+    >>> ratio(np.array([1, 0]), np.array([2, 0])).tolist()
+    [0.5, nan]
+    """
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den == 0, np.nan, num / np.where(den == 0, 1.0, den))
+
+
+def precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """Positive predictive value tp / (tp + fp)."""
+    return ratio(tp, tp + fp)
+
+
+def recall(tp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Sensitivity, true positive rate: tp / (tp + fn)."""
+    return ratio(tp, tp + fn)
+
+
+def specificity(tn: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """True negative rate tn / (tn + fp)."""
+    return ratio(tn, tn + fp)
+
+
+def npv(tn: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Negative predictive value tn / (tn + fn)."""
+    return ratio(tn, tn + fn)
+
+
+def fallout(fp: np.ndarray, tn: np.ndarray) -> np.ndarray:
+    """False positive rate fp / (fp + tn)."""
+    return ratio(fp, fp + tn)
+
+
+def fbeta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.0) -> np.ndarray:
+    """F-beta = (1 + b^2) tp / ((1 + b^2) tp + b^2 fn + fp); b = inf gives recall, b = 0 precision.
+
+    >>> float(fbeta(np.array(2), np.array(1), np.array(1)))
+    0.6666666666666666
+    """
+    if np.isposinf(beta):
+        return recall(tp, fn)
+    if beta == 0:
+        return precision(tp, fp)
+    b2 = beta * beta
+    true_sum = np.asarray(tp + fn, dtype=np.float64)
+    pred_sum = np.asarray(tp + fp, dtype=np.float64)
+    return ratio((1 + b2) * np.asarray(tp, dtype=np.float64), b2 * true_sum + pred_sum)
+
+
+def jaccard(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
+    """Jaccard index (intersection over union) tp / (tp + fp + fn)."""
+    return ratio(tp, tp + fp + fn)
+
+
+def accuracy(cm: np.ndarray) -> np.ndarray:
+    """Fraction on the diagonal of (..., k, k) tables."""
+    return ratio(np.trace(cm, axis1=-2, axis2=-1), cm.sum(axis=(-2, -1)))
+
+
+def error_rate(cm: np.ndarray) -> np.ndarray:
+    """1 - accuracy, computed from the off-diagonal mass."""
+    total = cm.sum(axis=(-2, -1))
+    return ratio(total - np.trace(cm, axis1=-2, axis2=-1), total)
+
+
+def balanced_accuracy(cm: np.ndarray, adjusted: bool = False) -> np.ndarray:
+    """Mean recall over the classes present in y_true (rows with support).
+
+    >>> float(balanced_accuracy(np.array([[3, 1], [1, 1]])))
+    0.625
+    """
+    per_class = recall(np.diagonal(cm, axis1=-2, axis2=-1), cm.sum(axis=-1) - np.diagonal(cm, axis1=-2, axis2=-1))
+    with np.errstate(invalid="ignore"):
+        score = np.nanmean(per_class, axis=-1) if np.isnan(per_class).any() else per_class.mean(axis=-1)
+    if adjusted:
+        n_classes = np.sum(~np.isnan(per_class), axis=-1)
+        chance = 1.0 / n_classes
+        score = (score - chance) / (1 - chance)
+    return score
+
+
+def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
+    """Matthews correlation (Gorodkin's multi-class R_K); 0 where it is undefined.
+
+    >>> float(matthews_corrcoef(np.array([[1, 1], [0, 2]])))
+    0.5773502691896258
+    """
+    cm = np.asarray(cm, dtype=np.float64)
+    t_sum = cm.sum(axis=-1)
+    p_sum = cm.sum(axis=-2)
+    correct = np.trace(cm, axis1=-2, axis2=-1)
+    n = p_sum.sum(axis=-1)
+    cov_tp = correct * n - np.sum(t_sum * p_sum, axis=-1)
+    cov_pp = n**2 - np.sum(p_sum * p_sum, axis=-1)
+    cov_tt = n**2 - np.sum(t_sum * t_sum, axis=-1)
+    den = cov_pp * cov_tt
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
+
+
+def cohen_kappa(
+    cm: np.ndarray, weights: Literal["linear", "quadratic"] | None = None
+) -> np.ndarray:
+    """Cohen's kappa (optionally linear/quadratic weighted); NaN where undefined.
+
+    >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))
+    0.4
+    """
+    cm = np.asarray(cm, dtype=np.float64)
+    k = cm.shape[-1]
+    row = cm.sum(axis=-1)
+    col = cm.sum(axis=-2)
+    total = col.sum(axis=-1)[..., None, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected = col[..., :, None] * row[..., None, :] / total
+    if weights is None:
+        w = 1.0 - np.eye(k)
+    else:
+        grid = np.arange(k, dtype=np.float64)
+        diff = grid[None, :] - grid[:, None]
+        w = np.abs(diff) if weights == "linear" else diff**2
+    observed = np.sum(w * cm, axis=(-2, -1))
+    chance = np.sum(w * expected, axis=(-2, -1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(chance == 0, np.nan, 1.0 - observed / np.where(chance == 0, 1.0, chance))
+
+
+def likelihood_ratios(tp, fp, fn, tn) -> tuple[np.ndarray, np.ndarray]:
+    """(LR+, LR-) = (sensitivity / fall-out, miss rate / specificity); NaN where undefined.
+
+    >>> [float(x) for x in likelihood_ratios(2, 1, 1, 2)]
+    [2.0, 0.5]
+    """
+    tp, fp, fn, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fp, fn, tn))
+    pos = tp + fn
+    neg = tn + fp
+    lr_pos = ratio(tp * neg, fp * pos)
+    lr_neg = ratio(fn * neg, tn * pos)
+    return np.where(pos == 0, np.nan, lr_pos), np.where(pos == 0, np.nan, lr_neg)
+
+
+def average(values: np.ndarray, weights: np.ndarray | None = None) -> float:
+    """Average over the last axis ignoring NaN (undefined) entries, optionally weighted.
+
+    All-NaN gives NaN; all-zero weights fall back to the plain mean (as scikit-learn does).
+
+    >>> average(np.array([1.0, np.nan, 0.0]))
+    0.5
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.shape[0] == 0:
+        return float("nan")
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return float("nan")
+    if weights is None:
+        return float(np.mean(values[keep]))
+    w = np.asarray(weights, dtype=np.float64)[keep]
+    if w.sum() == 0:
+        return float(np.mean(values[keep]))
+    return float(np.average(values[keep], weights=w))

@@ -1,0 +1,13 @@
+"""Drop-in replacements for ``sklearn.metrics``: same names, arguments and results.
+
+>>> from clfeval import metrics
+>>> metrics.f1_score([0, 1, 1, 0], [0, 1, 0, 0])
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+from .classification import *  # noqa: F401,F403
+from .classification import __all__ as _classification_all
+
+__all__ = list(_classification_all)
