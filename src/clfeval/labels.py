@@ -376,7 +376,7 @@ class ClassificationTargets:
 def _continuous_error(name: str, y: np.ndarray) -> ValueError:
     flat = y.reshape(-1)
     frac = np.flatnonzero(flat != np.floor(flat))
-    example = f" (e.g. {flat[frac[0]]!r} at position {int(frac[0])})" if frac.size else ""
+    example = f" (e.g. {flat[frac[0]].item()!r} at position {int(frac[0])})" if frac.size else ""
     return ValueError(
         f"{name} contains continuous values{example}, but classification metrics need class "
         "labels. If these are probabilities or scores, turn them into labels first (for example "
