@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .labels import (
+    as_array,
     check_classification_targets,
     check_sample_weight,
     encode,
@@ -309,12 +310,10 @@ def build_counts(
     >>> kind, cc.matrix.tolist()
     ('binary', [[1, 0], [1, 1]])
     """
-    yt = y_true if isinstance(y_true, np.ndarray) else None
-    yp = y_pred if isinstance(y_pred, np.ndarray) else None
+    yt = as_array(y_true, "y_true")
+    yp = as_array(y_pred, "y_pred")
     if (
-        yt is not None
-        and yp is not None
-        and yt.ndim == 1
+        yt.ndim == 1
         and yp.ndim == 1
         and yt.dtype.kind in "iu"
         and yp.dtype.kind in "iu"
@@ -325,7 +324,7 @@ def build_counts(
         fast = _fast_integer_counts(yt, yp, w)
         if fast is not None:
             return fast
-    targets = check_classification_targets(y_true, y_pred)
+    targets = check_classification_targets(yt, yp)
     n = targets.y_true.shape[0]
     w = check_sample_weight(sample_weight, n)
     if targets.kind == "multilabel-indicator":
