@@ -1,7 +1,8 @@
-"""Timing, peak-memory measurement and result comparison of single metric calls."""
+"""Timing, peak-memory measurement and result comparison of metric calls."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import math
 import time
@@ -12,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Measurement", "measure", "difference"]
+__all__ = ["CallError", "Measurement", "difference", "measure"]
 
 _MIB = float(1 << 20)
 
@@ -26,33 +27,30 @@ class Measurement:
     peak_mib: float
 
 
-def _best_time(call: Callable[[], Any], repeats: int, long_call_s: float) -> tuple[float, int, Any]:
-    """Best-of-``repeats`` wall time; stops repeating after a call slower than ``long_call_s``.
+class CallError(Exception):
+    """A library's call raised; the message names the library and the first line of the error."""
 
-    Returns (best seconds, calls made, result of the last call). The previous result is dropped
-    before each call so that two results are never alive at once.
-    """
-    best, result, calls = math.inf, None, 0
-    while calls < repeats:
-        result = None
-        gc.collect()
-        start = time.perf_counter()
-        result = call()
-        elapsed = time.perf_counter() - start
-        calls += 1
-        best = min(best, elapsed)
-        if elapsed > long_call_s:
-            break
-    return best, calls, result
+    def __init__(self, library: str, error: Exception) -> None:
+        lines = str(error).strip().splitlines()
+        super().__init__(f"{library} raised {type(error).__name__}: {lines[0][:200] if lines else ''}")
+        self.library = library
 
 
-def _peak_mib(call: Callable[[], Any]) -> float:
+def _run(library: str, call: Callable[[], Any]) -> Any:
+    """``call()``, with any exception wrapped in a CallError naming ``library``."""
+    try:
+        return call()
+    except Exception as exc:
+        raise CallError(library, exc) from exc
+
+
+def _peak_mib(library: str, call: Callable[[], Any]) -> float:
     """Peak traced allocation (MiB) during one call, its result included; tracemalloc runs only here."""
     gc.collect()
     tracemalloc.start()
     try:
         baseline = tracemalloc.get_traced_memory()[0]
-        result = call()
+        result = _run(library, call)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -61,25 +59,48 @@ def _peak_mib(call: Callable[[], Any]) -> float:
 
 
 def measure(
-    func: Callable[..., Any], args: Sequence[Any], kwargs: Mapping[str, Any], repeats: int, long_call_s: float
-) -> tuple[Measurement, Any]:
-    """Time ``func(*args, **kwargs)`` (tracemalloc off), then measure its peak memory in a separate call.
+    funcs: Mapping[str, Callable[..., Any]],
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    repeats: int,
+    long_call_s: float,
+) -> tuple[dict[str, Measurement], dict[str, Any]]:
+    """Time ``func(*args, **kwargs)`` for each library, then measure its peak memory in a separate call.
 
-    Returns the measurement and the result of a timed call (for the agreement check).
+    Timing (tracemalloc off) is best of ``repeats`` calls, interleaved round by round across the
+    libraries so that a change in machine load hits all of them alike; a library whose call took
+    over ``long_call_s`` is not called again. Each library's previous result is dropped before its
+    next call. Returns the measurements and each library's last result (for the agreement check).
+    Raises CallError if a call raises.
     """
-
-    def call() -> Any:
-        return func(*args, **kwargs)
-
-    seconds, calls, result = _best_time(call, repeats, long_call_s)
-    return Measurement(seconds, calls, _peak_mib(call)), result
+    calls = {library: functools.partial(func, *args, **kwargs) for library, func in funcs.items()}
+    best = dict.fromkeys(calls, math.inf)
+    count = dict.fromkeys(calls, 0)
+    results: dict[str, Any] = {}
+    active = set(calls)
+    for _ in range(repeats):
+        for library, call in calls.items():
+            if library not in active:
+                continue
+            results.pop(library, None)
+            gc.collect()
+            start = time.perf_counter()
+            results[library] = _run(library, call)
+            elapsed = time.perf_counter() - start
+            count[library] += 1
+            best[library] = min(best[library], elapsed)
+            if elapsed > long_call_s:
+                active.discard(library)
+    measured = {library: Measurement(best[library], count[library], _peak_mib(library, call))
+                for library, call in calls.items()}
+    return measured, results
 
 
 def _text_difference(a: str, b: str) -> str | None:
     """None if equal, else the first differing line of both."""
     if a == b:
         return None
-    for number, (line_a, line_b) in enumerate(zip(a.splitlines(), b.splitlines()), start=1):
+    for number, (line_a, line_b) in enumerate(zip(a.splitlines(), b.splitlines(), strict=False), start=1):
         if line_a != line_b:
             return f"line {number}: {line_a.strip()!r} != {line_b.strip()!r}"
     return f"texts differ in length ({len(a)} vs {len(b)} characters)"
@@ -129,7 +150,7 @@ def difference(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)):
         if len(expected) != len(actual):
             return f"{len(expected)} vs {len(actual)} outputs"
-        for index, (x, y) in enumerate(zip(expected, actual)):
+        for index, (x, y) in enumerate(zip(expected, actual, strict=True)):
             reason = difference(x, y)
             if reason is not None:
                 return f"output {index}: {reason}"

@@ -192,16 +192,17 @@ def markdown_table(rows: Iterable[Row], meta: dict[str, Any]) -> str:
         "| " + " | ".join(_MARKDOWN) + " |",
         "|" + "|".join(":---" if name in _LEFT else "---:" for name in _MARKDOWN) + "|",
     ]
-    for row in rows:
-        if row.status != OK:
-            continue
+    measured = [row for row in rows if row.status == OK]
+    for row in measured:
         cells = _cells(row)
         cells["function"] = f"`{cells['function']}`" + (" (results differ!)" if row.mismatch else "")
         lines.append("| " + " | ".join(cells[name] for name in _MARKDOWN) + " |")
+    if not measured:
+        lines[1:] = ["No function has been benchmarked yet."]
     lines.append("")
     skipped = sorted({row.case.label for row in rows if row.status == SKIPPED})
     if skipped:
-        lines.append(f"Not benchmarked (not in `clfeval.metrics` yet): {', '.join(f'`{s}`' for s in skipped)}.")
+        lines.append(f"Skipped (not available in `clfeval.metrics` yet): {', '.join(f'`{s}`' for s in skipped)}.")
         lines.append("")
     failed = sorted({row.case.label for row in rows if row.status == ERROR})
     if failed:
@@ -209,7 +210,8 @@ def markdown_table(rows: Iterable[Row], meta: dict[str, Any]) -> str:
         lines.append("")
     machine, versions, settings = meta["machine"], meta["versions"], meta["settings"]
     lines.append(
-        f"Wall time: best of {settings['repeats']} calls (1 for calls over {settings['long_call_s']:g} s); "
+        f"Wall time: best of {settings['repeats']} calls, alternating between the libraries "
+        f"(1 call if over {settings['long_call_s']:g} s); "
         "peak: tracemalloc peak of one further call; both libraries in the same process on the same data. "
         f"{machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB; Python {machine['python']}, "
         f"numpy {versions['numpy']}, scikit-learn {versions['sklearn']}, clfeval {versions['clfeval']}; "

@@ -19,7 +19,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,7 +32,7 @@ import sklearn.metrics
 from bench_cases import CASES, TARGET_N, Case, case_names
 from bench_data import AGREEMENT, BINARY, MULTICLASS, N_CLASSES, Dataset, make_dataset, task_label
 from bench_io import machine_info, write_text_atomic
-from bench_measure import Measurement, difference, measure
+from bench_measure import CallError, difference, measure
 from bench_report import (
     ERROR,
     OK,
@@ -69,7 +69,7 @@ def _size(text: str) -> int:
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     sizes = parser.add_mutually_exclusive_group()
     sizes.add_argument("--sizes", nargs="+", type=_size, default=[10**6, TARGET_N], metavar="N",
                        help="sample counts (default: 1e6 1e7)")
@@ -108,24 +108,15 @@ def _candidate(module: ModuleType | None, import_error: str | None, case: Case) 
     return func if callable(func) else f"clfeval.metrics.{case.func} does not exist yet"
 
 
-def _short_error(library: str, exc: BaseException) -> str:
-    """One-line description of an exception raised by a library."""
-    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return f"{library} raised {type(exc).__name__}: {message[:200]}"
-
-
 def run_case(case: Case, data: Dataset, n: int, candidate: Callable[..., Any], repeats: int, long_call_s: float) -> Row:
-    """Time and measure sklearn then clfeval on one case, and compare their results."""
-    args = case.args(data)
-    measured: dict[str, Measurement] = {}
-    results: dict[str, Any] = {}
-    for library, func in (("sklearn", getattr(sklearn.metrics, case.func)), ("clfeval", candidate)):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # e.g. UndefinedMetricWarning: not what is measured
-                measured[library], results[library] = measure(func, args, case.kwargs, repeats, long_call_s)
-        except Exception as exc:
-            return Row(case, n, ERROR, note=_short_error(library, exc))
+    """Time and measure sklearn and clfeval on one case, and compare their results."""
+    funcs = {"sklearn": getattr(sklearn.metrics, case.func), "clfeval": candidate}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # e.g. UndefinedMetricWarning: not what is measured
+            measured, results = measure(funcs, case.args(data), case.kwargs, repeats, long_call_s)
+    except CallError as exc:
+        return Row(case, n, ERROR, note=str(exc))
     mismatch = difference(results.pop("sklearn"), results.pop("clfeval"))
     return Row(case, n, OK, measured["sklearn"], measured["clfeval"], mismatch)
 
@@ -165,7 +156,7 @@ def metadata(args: argparse.Namespace, import_error: str | None) -> dict[str, An
     except Exception:
         clfeval_version = "not importable"
     return {
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "machine": machine_info(),
         "versions": {"numpy": np.__version__, "scipy": scipy.__version__, "sklearn": sklearn.__version__,
                      "clfeval": clfeval_version},
@@ -185,7 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB")
     if import_error:
         say(f"NOTE: {import_error}; every function is skipped")
-    say(f"best of {args.repeats} (1 for calls over {args.long_call:g} s); runs = sklearn/clfeval timed calls\n")
+    say(f"time: best of {args.repeats} calls alternating sklearn/clfeval (a call over {args.long_call:g} s is not "
+        "repeated; runs = timed calls of each); MiB: tracemalloc peak of one more call\n")
     say(console_header())
     cases = [case for case in CASES if args.only is None or case.func in args.only]
     rows = [row for n in args.sizes for row in run_size(n, cases, module, import_error, args)]

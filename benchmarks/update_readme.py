@@ -57,7 +57,7 @@ def _read(path: Path, what: str, hint: str = "") -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Update (or with --check, verify) the README's benchmark table; returns the exit status."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--readme", type=Path, default=DEFAULT_README, help="default: README.md at the repository root")
     parser.add_argument("--table", type=Path, default=DEFAULT_TABLE, help="default: benchmarks/results/table.md")
     parser.add_argument("--check", action="store_true", help="only check that the README is up to date")

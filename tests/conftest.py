@@ -23,10 +23,11 @@ from hypothesis import strategies as st
 
 settings.register_profile(
     "default",
-    max_examples=25,
+    max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
+    database=None,
 )
 settings.register_profile(
     "thorough",
@@ -34,6 +35,7 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
     print_blob=True,
+    database=None,
 )
 settings.load_profile(os.environ.get("CLFEVAL_HYPOTHESIS_PROFILE", "default"))
 
@@ -46,7 +48,7 @@ SHARED_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 # --------------------------------------------------------------------------------------------
 # label pools
 # --------------------------------------------------------------------------------------------
-LABEL_DTYPES = ("int", "str", "bool", "float", "object_int", "object_str", "uint", "negint")
+LABEL_DTYPES = ("int", "str", "bool", "float", "object_int", "object_str", "uint", "negint", "bigint")
 
 _STR_POOL = ["ant", "bird", "cat", "dog", "eel", "fox", "gnu", "hen"]
 
@@ -55,6 +57,8 @@ def label_pool(dtype: str, k: int) -> np.ndarray:
     """``k`` distinct sorted labels of the given flavour (bool gives at most 2)."""
     if dtype == "int":
         return np.array([0, 1, 2, 5, 7, 10, 11, 40][:k], dtype=np.int64)
+    if dtype == "bigint":  # too spread out for the dense integer fast path
+        return np.array([-(2**40), -7, 0, 3, 2**33, 2**40, 2**41, 2**42][:k], dtype=np.int64)
     if dtype == "negint":
         return np.array([-3, -1, 0, 1, 2, 4, 8, 9][:k], dtype=np.int64)
     if dtype == "uint":
@@ -134,12 +138,25 @@ def multilabel_pairs(
 
 
 @st.composite
-def sample_weights(draw: st.DrawFn, n: int, allow_none: bool = True) -> np.ndarray | None:
-    """None, or integer weights, or float weights (zeros included)."""
+def sample_weights(
+    draw: st.DrawFn, n: int, allow_none: bool = True, allow_float32: bool = False, allow_bool: bool = False
+) -> np.ndarray | None:
+    """None, or integer, float64 (optionally boolean or float32) weights, zeros included.
+
+    float32 is off by default: scikit-learn computes in float32 then, clfeval in float64, so
+    the two differ by float32 rounding. Boolean weights are off by default: the public functions
+    count them as 0/1 (check_sample_weight), but internal constructors expect validated weights.
+    """
     kinds = ["int", "float", "float_dyadic"] + (["none"] if allow_none else [])
+    kinds += ["float32"] if allow_float32 else []
+    kinds += ["bool"] if allow_bool else []
     kind = draw(st.sampled_from(kinds))
     if kind == "none":
         return None
+    if kind == "bool":
+        return np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    if kind == "float32":
+        return np.array(draw(st.lists(st.sampled_from([0.0, 0.1, 1.0, 3.7]), min_size=n, max_size=n)), dtype=np.float32)
     if kind == "int":
         return np.array(draw(st.lists(st.integers(0, 4), min_size=n, max_size=n)), dtype=np.int64)
     if kind == "float_dyadic":  # exactly representable sums: no summation-order ulps
@@ -233,6 +250,20 @@ def assert_close(actual: Any, expected: Any, *, what: str = "", rtol: float = RT
     )
 
 
+def for_oracle(x: Any, key: str | None = None) -> Any:
+    """Input as scikit-learn can take it, where clfeval deliberately accepts more.
+
+    - object arrays of numbers: sklearn calls them 'unknown' targets; clfeval reads the numbers.
+    - boolean sample weights: sklearn's accuracy_score(normalize=False) sums them with a logical
+      dot product (True + True = True); clfeval counts them as 0/1 integers.
+    """
+    if isinstance(x, np.ndarray) and x.dtype.kind == "O" and x.size and not isinstance(x.flat[0], str):
+        return np.array(x.tolist())
+    if key == "sample_weight" and isinstance(x, np.ndarray) and x.dtype.kind == "b":
+        return x.astype(np.int64)
+    return x
+
+
 def assert_same_outcome(
     ours: Callable,
     theirs: Callable,
@@ -242,7 +273,11 @@ def assert_same_outcome(
     **kwargs: Any,
 ) -> Any:
     """Run both functions on the same input: same value (1e-12), warnings and error class."""
-    exp, exp_exc, exp_warn = run_capturing(theirs, *args, **kwargs)
+    exp, exp_exc, exp_warn = run_capturing(
+        theirs, *map(for_oracle, args), **{k: for_oracle(v, k) for k, v in kwargs.items()}
+    )
+    if "RuntimeWarning" in exp_warn:  # numpy's 0/0 noise in sklearn; clfeval says it in words
+        exp_warn = (exp_warn - {"RuntimeWarning"}) | {"UndefinedMetricWarning"}
     got, got_exc, got_warn = run_capturing(ours, *args, **kwargs)
     call = f"{getattr(ours, '__name__', ours)}(args={args!r}, kwargs={kwargs!r})"
     if exp_exc is not None:

@@ -105,7 +105,7 @@ class ConfusionCounts:
         >>> ConfusionCounts.from_labels([1, 2], [2, 2], labels=[2, 1]).matrix.tolist()
         [[1, 0], [1, 0]]
         """
-        counts = build_counts(y_true, y_pred, sample_weight)[1]
+        counts = build_counts(y_true, y_pred, sample_weight, allow_all_zero_weights=True)[1]
         if not isinstance(counts, ConfusionCounts):
             raise ValueError("from_labels needs 1-D labels; use MultilabelCounts for indicator matrices.")
         if labels is None:
@@ -230,7 +230,11 @@ class MultilabelCounts:
                 tp, pred, true = (x.astype(np.float64) for x in (tp, pred, true))
         fp = pred - tp
         fn = true - tp
-        tn = total - tp - fp - fn
+        if sample_weight is not None and sample_weight.dtype.kind == "f":
+            # summed directly: total - tp - fp - fn leaves rounding residue (even negative)
+            tn = (sample_weight @ ~(t | p)).astype(np.float64)
+        else:
+            tn = total - tp - fp - fn
         tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
         if tables.dtype.kind != "f":
             tables = tables.astype(np.int64)
@@ -299,9 +303,12 @@ def _fast_integer_counts(
 
 
 def build_counts(
-    y_true: Any, y_pred: Any, sample_weight: Any = None
+    y_true: Any, y_pred: Any, sample_weight: Any = None, *, allow_all_zero_weights: bool = False
 ) -> tuple[str, ConfusionCounts | MultilabelCounts, np.ndarray, np.ndarray]:
     """Validate a (y_true, y_pred) pair and build its counts in one pass.
+
+    All-zero ``sample_weight`` is an error (as in scikit-learn's metrics) unless
+    ``allow_all_zero_weights`` (a statistic of a zero-weight chunk is still a valid statistic).
 
     Returns the task kind ('binary', 'multiclass' or 'multilabel-indicator'), the counts over the
     labels present in either array (sorted), and the labels present in y_true and in y_pred.
@@ -312,6 +319,9 @@ def build_counts(
     """
     yt = as_array(y_true, "y_true")
     yp = as_array(y_pred, "y_pred")
+    result = None
+    w: np.ndarray | None = None
+    weights_checked = False
     if (
         yt.ndim == 1
         and yp.ndim == 1
@@ -321,17 +331,29 @@ def build_counts(
         and yt.shape[0] > 0
     ):
         w = check_sample_weight(sample_weight, yt.shape[0])
-        fast = _fast_integer_counts(yt, yp, w)
-        if fast is not None:
-            return fast
-    targets = check_classification_targets(yt, yp)
-    n = targets.y_true.shape[0]
-    w = check_sample_weight(sample_weight, n)
-    if targets.kind == "multilabel-indicator":
-        return targets.kind, MultilabelCounts.from_indicators(targets.y_true, targets.y_pred, w), targets.true_labels, targets.pred_labels
-    labels = targets.labels
-    true_codes = encode(targets.y_true, labels)
-    pred_codes = encode(targets.y_pred, labels)
-    counts = ConfusionCounts.from_codes(true_codes, pred_codes, labels, w)
-    return targets.kind, counts, targets.true_labels, targets.pred_labels
-
+        weights_checked = True
+        result = _fast_integer_counts(yt, yp, w)
+    if result is None:
+        targets = check_classification_targets(yt, yp)
+        if not weights_checked:
+            w = check_sample_weight(sample_weight, targets.y_true.shape[0])
+        if targets.kind == "multilabel-indicator":
+            counts: ConfusionCounts | MultilabelCounts = MultilabelCounts.from_indicators(
+                targets.y_true, targets.y_pred, w
+            )
+        else:
+            labels = targets.labels
+            true_codes = encode(targets.y_true, labels)
+            pred_codes = encode(targets.y_pred, labels)
+            counts = ConfusionCounts.from_codes(true_codes, pred_codes, labels, w)
+        result = (targets.kind, counts, targets.true_labels, targets.pred_labels)
+    if w is not None and not allow_all_zero_weights:
+        # Weights are non-negative, so they are all zero exactly when the counted total is:
+        # read off the small table instead of another pass over the weights.
+        table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else result[1].matrix
+        if not table.any():
+            raise ValueError(
+                f"sample_weight is zero for all {w.shape[0]} samples; at least one weight must be "
+                "positive."
+            )
+    return result

@@ -57,12 +57,23 @@ def _from_pandas(x: Any, name: str) -> np.ndarray:
     numpy_dtype = getattr(dtype, "numpy_dtype", None)  # nullable Int64 / boolean / Float64
     if numpy_dtype is not None and getattr(x, "ndim", 1) == 1:
         return x.to_numpy(dtype=numpy_dtype)
+    if getattr(x, "ndim", 1) == 2 and len(x.columns):
+        kinds = [getattr(d, "numpy_dtype", d) for d in x.dtypes]
+        if all(isinstance(d, np.dtype) and d.kind in "biuf" for d in kinds):
+            return x.to_numpy(dtype=np.result_type(*kinds))  # nullable columns, NA-free
     if str(dtype).startswith("string"):
         return x.to_numpy(dtype=object)
     return x.to_numpy()
 
 
 def _from_polars(x: Any, name: str) -> np.ndarray:
+    if hasattr(x, "iter_columns"):  # DataFrame: columns stacked side by side
+        if x.width == 0:
+            return np.empty((x.height, 0))
+        nulls = np.column_stack([np.asarray(s.is_null().to_numpy(), bool) for s in x.iter_columns()])
+        if nulls.any():
+            raise _missing_error(name, nulls)
+        return np.column_stack([_from_polars(s, name) for s in x.iter_columns()])
     if x.null_count() > 0:
         raise _missing_error(name, np.asarray(x.is_null().to_numpy(), dtype=bool))
     if str(x.dtype).startswith(("Categorical", "Enum")):
@@ -160,8 +171,9 @@ def check_consistent_length(**arrays: Any) -> int:
     return next(iter(lengths.values()), 0)
 
 
-def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
-    """Validate sample weights: 1-D, length n, finite and non-negative.
+def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = True) -> np.ndarray | None:
+    """Validate sample weights: 1-D, length n, finite and non-negative (and, unless
+    ``allow_all_zero``, not all zero, as scikit-learn's metrics require).
 
     Integer and boolean weights keep an integer dtype (exact counts); others become float64.
 
@@ -179,9 +191,7 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(
             f"sample_weight has {w.shape[0]} samples but the targets have {n}; they must match."
         )
-    if w.dtype.kind == "b":
-        return w.astype(np.int64)
-    if w.dtype.kind in "iu":
+    if w.dtype.kind in "biu":
         w = w.astype(np.int64)
     elif w.dtype.kind == "f":
         w = w.astype(np.float64, copy=False)
@@ -197,6 +207,11 @@ def check_sample_weight(sample_weight: Any, n: int) -> np.ndarray | None:
         raise ValueError(
             f"sample_weight contains negative values; the first is at position "
             f"{_first_position(w < 0)}. Weights must be >= 0."
+        )
+    if not allow_all_zero and w.size and not w.any():
+        raise ValueError(
+            f"sample_weight is zero for all {w.size} samples; at least one weight must be "
+            "positive."
         )
     return w
 
@@ -225,7 +240,7 @@ def unique_sorted(y: np.ndarray, name: str = "y") -> np.ndarray:
         flat = y.reshape(-1)
         lo, hi = int(flat.min()), int(flat.max())
         if hi - lo < max(_DENSE_SPAN, flat.size):
-            shifted = flat if lo == 0 and flat.dtype.kind == "i" else (flat - lo).astype(np.intp)
+            shifted = flat if lo == 0 and flat.dtype.kind == "i" else flat.astype(np.intp, copy=False) - lo
             present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
             return (present + lo).astype(y.dtype)
         return np.unique(flat)
@@ -315,7 +330,8 @@ def union_labels(*label_sets: np.ndarray, names: Sequence[str] = ()) -> np.ndarr
 
 
 def encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    """Map each label of ``y`` to its index in ``classes`` (any order); -1 when absent.
+    """Map each label of ``y`` to its index in ``classes`` (any order); -1 when absent
+    (a string label is absent from numeric classes, and the other way round).
 
     >>> encode(np.array(["b", "a", "z"]), np.array(["a", "b"])).tolist()
     [1, 0, -1]
@@ -323,6 +339,8 @@ def encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     k = classes.size
     if y.size == 0:
         return np.zeros(y.shape, dtype=np.intp)
+    if k == 0 or _kind_of_values(y) != _kind_of_values(classes):
+        return np.full(y.shape, -1, dtype=np.intp)  # nothing to find; strings never equal numbers
     if y.dtype.kind in "biu" and classes.dtype.kind in "biuf" and k:
         cls = classes
         if cls.dtype.kind == "f":
@@ -336,7 +354,8 @@ def encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
                 return y if y.dtype == np.intp else y.astype(np.intp)
             table = np.full(hi - lo + 1, -1, dtype=np.intp)
             table[cls - lo] = np.arange(k)
-            return table[y - lo if lo else y]
+            idx = y.astype(np.intp, copy=False)  # bool would mask, small ints could wrap
+            return table[idx - lo if lo else idx]
     return _encode_sorted(y, classes)
 
 
@@ -415,6 +434,12 @@ def check_classification_targets(y_true: Any, y_pred: Any) -> ClassificationTarg
             "(y_pred) targets."
         )
     kind = kinds.pop()
+    if kind == "multiclass-multioutput":
+        values = union_labels(labels_t, labels_p) if kind_t == kind_p else labels_t
+        raise ValueError(
+            f"{kind} targets are not supported by classification metrics: a 2-D target must be a "
+            f"0/1 indicator matrix (multilabel), but it holds the values {values[:8].tolist()}."
+        )
     if kind not in ("binary", "multiclass", "multilabel-indicator"):
         raise ValueError(f"{kind} targets are not supported by classification metrics.")
     if kind == "multilabel-indicator":

@@ -52,6 +52,16 @@ def one_vs_rest(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     fp = predicted - tp
     fn = actual - tp
     tn = total - tp - fp - fn
+    if cm.dtype.kind == "f":
+        # Weighted tables: the subtraction leaves rounding residue (even negative) where the
+        # true tn is exactly 0, which would turn an undefined 0/0 into a number. tn is 0 exactly
+        # when no cell outside row c and column c holds weight.
+        nz = cm != 0
+        outside = (
+            nz.sum(axis=(-2, -1))[..., None] - nz.sum(axis=-1) - nz.sum(axis=-2)
+            + np.diagonal(nz, axis1=-2, axis2=-1)
+        )
+        tn = np.where(outside == 0, 0.0, np.maximum(tn, 0.0))
     return tp, fp, fn, tn
 
 
@@ -125,18 +135,21 @@ def error_rate(cm: np.ndarray) -> np.ndarray:
 
 
 def balanced_accuracy(cm: np.ndarray, adjusted: bool = False) -> np.ndarray:
-    """Mean recall over the classes present in y_true (rows with support).
+    """Mean recall over the classes present in y_true (rows with support); NaN where undefined.
+
+    ``adjusted`` rescales so that chance scores 0 (undefined, NaN, with a single class).
 
     >>> float(balanced_accuracy(np.array([[3, 1], [1, 1]])))
     0.625
     """
-    per_class = recall(np.diagonal(cm, axis1=-2, axis2=-1), cm.sum(axis=-1) - np.diagonal(cm, axis1=-2, axis2=-1))
-    with np.errstate(invalid="ignore"):
-        score = np.nanmean(per_class, axis=-1) if np.isnan(per_class).any() else per_class.mean(axis=-1)
+    diag = np.diagonal(cm, axis1=-2, axis2=-1)
+    per_class = ratio(diag, cm.sum(axis=-1))
+    present = ~np.isnan(per_class)
+    n_present = present.sum(axis=-1)
+    score = ratio(np.where(present, per_class, 0.0).sum(axis=-1), n_present)
     if adjusted:
-        n_classes = np.sum(~np.isnan(per_class), axis=-1)
-        chance = 1.0 / n_classes
-        score = (score - chance) / (1 - chance)
+        chance = ratio(np.ones_like(score), n_present)
+        score = ratio(score - chance, 1.0 - chance)
     return score
 
 

@@ -210,7 +210,8 @@ class TopKHits(SampleSum):
     exceeds ``threshold``. scikit-learn picks the threshold from the *whole* array (0.5 if all
     scores lie in [0, 1], else 0), so batches that are merged must be given the same threshold.
 
-    >>> s = TopKHits.from_encoded(np.array([0, 1, 2]), np.array([[3, 3, 0], [3, 3, 0], [0, 1, 1]]), k=1)
+    >>> scores = np.array([[3, 3, 0], [3, 3, 0], [0, 1, 1]])
+    >>> s = TopKHits.from_encoded(np.array([0, 1, 2]), scores, k=1)
     >>> s.total, s.mean()
     (2, 0.6666666666666666)
     """
@@ -244,12 +245,18 @@ class TopKHits(SampleSum):
 
         else:
             columns = np.arange(n_classes)
+            # Row counts of a boolean mask as a matrix-vector product (exact: counts < 2**24).
+            ones = np.ones(n_classes, dtype=np.float32 if n_classes < 1 << 24 else np.float64)
 
             def per_sample(b: slice) -> np.ndarray:
                 s, codes = scores[b], target[b]
                 own = s[_rows(codes.shape[0]), codes][:, None]
-                ahead = np.count_nonzero(s > own, axis=1)
-                ahead += np.count_nonzero((s == own) & (columns > codes[:, None]), axis=1)
+                ahead = (s > own).astype(ones.dtype) @ ones
+                tied = s == own
+                rows = np.flatnonzero(tied.astype(ones.dtype) @ ones > 1)  # ties besides itself
+                if rows.size:  # an equal score at a higher index ranks ahead
+                    after = tied[rows] & (columns > codes[rows, None])
+                    ahead[rows] += np.count_nonzero(after, axis=1)
                 return ahead < k
 
         width = n_classes if scores.ndim == 2 else 1

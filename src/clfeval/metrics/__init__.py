@@ -9,5 +9,7 @@ from __future__ import annotations
 
 from .classification import *  # noqa: F401,F403
 from .classification import __all__ as _classification_all
+from .probabilistic import *  # noqa: F401,F403
+from .probabilistic import __all__ as _probabilistic_all
 
-__all__ = list(_classification_all)
+__all__ = list(_classification_all) + list(_probabilistic_all)

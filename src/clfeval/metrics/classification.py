@@ -54,12 +54,26 @@ def _zero_division_value(zero_division: Any) -> float:
     if isinstance(zero_division, str):
         if zero_division == "warn":
             return 0.0
-    elif isinstance(zero_division, Real) and not isinstance(zero_division, bool):
+    elif isinstance(zero_division, Real):
         if np.isnan(zero_division) or zero_division in (0, 1):
             return float(zero_division)
     raise ValueError(
         f"zero_division must be 'warn', 0.0, 1.0 or np.nan, got {zero_division!r}."
     )
+
+
+def _check_bool(value: Any, name: str) -> None:
+    """Flags are True or False (numpy booleans too), as in scikit-learn; 1, 'yes', None are not."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}.")
+
+
+def _check_pos_label(pos_label: Any) -> None:
+    if pos_label is not None and not isinstance(pos_label, (Real, str, bool, np.bool_)):
+        raise TypeError(
+            f"pos_label must be a single label (a number, string or bool), got {pos_label!r}; "
+            "use labels=[...] to choose several classes."
+        )
 
 
 def _binary_1d(kind: str, counts: Any) -> ConfusionCounts:
@@ -126,6 +140,8 @@ def _select_binary_labels(kind: str, present: np.ndarray, average: Any, labels: 
 
 def _multilabel_columns(n_labels: int, labels: Any) -> np.ndarray:
     cols = np.asarray(labels)
+    if cols.size == 0:
+        return cols.astype(np.intp)
     if cols.size and (cols.max() >= n_labels or cols.min() < 0):
         bad = cols.max() if cols.max() >= n_labels else cols.min()
         raise ValueError(
@@ -151,6 +167,7 @@ def _setwise_counts(
     y_true: Any, y_pred: Any, *, average: Any, labels: Any, pos_label: Any, sample_weight: Any
 ) -> _SetwiseCounts:
     _check_average(average)
+    _check_pos_label(pos_label)
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     if kind == "multilabel-indicator":
         present = np.arange(counts.n_labels)
@@ -186,6 +203,10 @@ def _multilabel_setwise(y_true, y_pred, counts: MultilabelCounts, labels, averag
             tn = n_cols - tp - fp - fn
         return _SetwiseCounts("multilabel-indicator", tp, fp, fn, tn, w, average)
     t = counts.tables
+    if counts.sample_weight is not None and counts.per_sample.any():
+        # scikit-learn's weighted tables are float, except (a numpy bincount quirk kept for
+        # identical output) integer-weighted ones where the chosen columns hold no positives.
+        t = t.astype(np.float64)
     return _SetwiseCounts("multilabel-indicator", t[:, 1, 1], t[:, 0, 1], t[:, 1, 0], t[:, 0, 0], None, average)
 
 
@@ -274,19 +295,7 @@ def confusion_matrix(
     if normalize not in ("true", "pred", "all", None):
         raise ValueError(f"normalize must be one of {{'true', 'pred', 'all', None}}, got {normalize!r}.")
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
-    counts = _binary_1d(kind, counts)
-    if labels is None:
-        cm = counts.matrix.copy()
-    else:
-        lab = np.asarray(labels)
-        if lab.size == 0:
-            raise ValueError("'labels' should contain at least one label.")
-        if lab.ndim != 1:
-            raise ValueError(f"'labels' must be 1-D, got shape {lab.shape}.")
-        if not (encode_hits(lab, true_labels)):
-            raise ValueError("At least one label specified must be in y_true")
-        cm = counts.submatrix(lab)
-    cm.setflags(write=True)
+    cm = _labelled_matrix(_binary_1d(kind, counts), true_labels, labels)
     if normalize is not None:
         with np.errstate(all="ignore"):
             if normalize == "true":
@@ -297,13 +306,57 @@ def confusion_matrix(
                 cm = cm / cm.sum()
         cm = np.nan_to_num(cm)
     if cm.shape == (1, 1):
-        warnings.warn(
-            "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to "
-            "have the correct shape, use the 'labels' parameter to pass all known labels.",
-            UserWarning,
-            stacklevel=2,
-        )
+        _warn_single_label(stacklevel=3)
     return cm
+
+
+def _labelled_matrix(counts: ConfusionCounts, true_labels: np.ndarray, labels: Any) -> np.ndarray:
+    """A writable copy of the table over ``labels`` (all present labels when None), with
+    scikit-learn's checks on ``labels``."""
+    if labels is None:
+        return counts.matrix.copy()
+    lab = np.asarray(labels)
+    if lab.size == 0:
+        raise ValueError("'labels' should contain at least one label.")
+    if lab.ndim != 1:
+        raise ValueError(f"'labels' must be 1-D, got shape {lab.shape}.")
+    if not encode_hits(lab, true_labels):
+        raise ValueError(
+            f"At least one label specified must be in y_true: labels={_preview(lab)}, "
+            f"y_true has {_preview(true_labels)}."
+        )
+    return _table_at(counts, lab)
+
+
+def _table_at(counts: ConfusionCounts, labels: np.ndarray) -> np.ndarray:
+    """The table over ``labels`` (unseen labels give zero rows/columns). A label given more than
+    once is counted in its last row/column only, as scikit-learn does."""
+    idx = np.array(counts.positions(labels), dtype=np.intp, copy=True)  # may alias ``labels``
+    seen: set[int] = set()
+    for i in range(idx.shape[0] - 1, -1, -1):
+        if idx[i] in seen:
+            idx[i] = -1
+        seen.add(int(idx[i]))
+    k = counts.labels.shape[0]
+    padded = np.zeros((k + 1, k + 1), dtype=counts.matrix.dtype)
+    padded[:-1, :-1] = counts.matrix
+    return padded[np.ix_(idx, idx)]  # index -1 is the zero padding row/column
+
+
+def _warn_single_label(stacklevel: int) -> None:
+    warnings.warn(
+        "A single label was found in 'y_true' and 'y_pred'. For the confusion matrix to "
+        "have the correct shape, use the 'labels' parameter to pass all known labels.",
+        UserWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def _preview(values: np.ndarray, limit: int = 8) -> str:
+    """Short text of a label array: the first ``limit`` labels and how many more."""
+    head = values[:limit].tolist()
+    more = values.shape[0] - len(head)
+    return f"{head!r}" + (f" (and {more} more)" if more > 0 else "")
 
 
 def encode_hits(labels: np.ndarray, present: np.ndarray) -> bool:
@@ -326,6 +379,7 @@ def multilabel_confusion_matrix(
     >>> multilabel_confusion_matrix(["cat", "ant", "cat"], ["ant", "ant", "cat"]).tolist()
     [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
     """
+    _check_bool(samplewise, "samplewise")
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     if kind != "multilabel-indicator":
         if samplewise:
@@ -365,6 +419,7 @@ def accuracy_score(
     >>> accuracy_score([0, 1, 2, 3], [0, 2, 1, 3])
     0.5
     """
+    _check_bool(normalize, "normalize")
     _, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     correct = _correct(counts)
     if not normalize:
@@ -383,6 +438,7 @@ def zero_one_loss(
     >>> zero_one_loss([1, 2, 3, 4], [2, 2, 3, 4])
     0.25
     """
+    _check_bool(normalize, "normalize")
     _, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     total = _weighted_total(counts)
     correct = _correct(counts)
@@ -426,12 +482,27 @@ def balanced_accuracy_score(
     >>> balanced_accuracy_score([0, 1, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     0.625
     """
+    _check_bool(adjusted, "adjusted")
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
+    if counts.matrix.shape == (1, 1):
+        _warn_single_label(stacklevel=3)
     rows = counts.matrix.sum(axis=1)
     if (rows == 0).any():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
-    return float(measures.balanced_accuracy(counts.matrix, adjusted=adjusted))
+    score = float(measures.balanced_accuracy(counts.matrix, adjusted=adjusted))
+    if np.isnan(score):
+        # One class in y_true: chance is 1 and the rescaling divides by zero. scikit-learn lets
+        # IEEE arithmetic decide: -inf below a perfect score, nan at it.
+        raw = float(measures.balanced_accuracy(counts.matrix))
+        score = float("nan") if raw >= 1.0 else float("-inf")
+        warnings.warn(
+            "Adjusted balanced accuracy is undefined with a single class in y_true (chance "
+            f"level is 1) and is set to {score}.",
+            UndefinedMetricWarning,
+            stacklevel=2,
+        )
+    return score
 
 
 def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
@@ -442,6 +513,8 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     """
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
+    if counts.matrix.shape == (1, 1):
+        _warn_single_label(stacklevel=3)
     return float(measures.matthews_corrcoef(counts.matrix))
 
 
@@ -462,7 +535,9 @@ def cohen_kappa_score(
     """
     if weights not in (None, "linear", "quadratic"):
         raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}.")
-    if not (np.isnan(replace_undefined_by) or -1.0 <= replace_undefined_by <= 1.0):
+    if not isinstance(replace_undefined_by, Real) or not (
+        np.isnan(replace_undefined_by) or -1.0 <= replace_undefined_by <= 1.0
+    ):
         raise ValueError(
             f"replace_undefined_by must be in [-1, 1] or np.nan, got {replace_undefined_by!r}."
         )
@@ -510,6 +585,8 @@ def precision_recall_fscore_support(
     ([1.0, 0.5, 0.67], [2, 2, 3])
     """
     _zero_division_value(zero_division)
+    if not isinstance(warn_for, (list, tuple, set)):
+        raise TypeError(f"warn_for must be a list, tuple or set of metric names, got {warn_for!r}.")
     if not isinstance(beta, Real) or beta < 0 or np.isnan(beta):
         raise ValueError(f"beta should be >= 0 in the F-beta score, got {beta!r}.")
     c = _setwise_counts(
@@ -654,8 +731,8 @@ def jaccard_score(
     >>> jaccard_score([0, 1, 2, 2], [0, 2, 1, 2], average=None).round(3).tolist()
     [1.0, 0.0, 0.333]
     """
-    if isinstance(zero_division, float) and np.isnan(zero_division):
-        raise ValueError("jaccard_score's zero_division must be 'warn', 0 or 1.")
+    if np.isnan(_zero_division_value(zero_division)):
+        raise ValueError(f"jaccard_score's zero_division must be 'warn', 0 or 1, got {zero_division!r}.")
     c = _setwise_counts(
         y_true, y_pred, average=average, labels=labels, pos_label=pos_label, sample_weight=sample_weight
     )
@@ -680,14 +757,14 @@ def class_likelihood_ratios(
     >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
     (1.5, 0.75)
     """
-    kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
+    kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     if kind != "binary":
         raise ValueError(
             "class_likelihood_ratios only supports binary classification problems, got targets "
             f"of type: {kind}"
         )
     lr_pos_fill, lr_neg_fill = _check_lr_replacement(replace_undefined_by)
-    cm = counts.matrix if labels is None else counts.submatrix(np.asarray(labels))
+    cm = _labelled_matrix(counts, true_labels, labels)
     if cm.shape != (2, 2):
         raise ValueError(f"class_likelihood_ratios needs exactly 2 labels, got {cm.shape[0]}.")
     tn, fp, fn, tp = (float(x) for x in cm.ravel())
@@ -769,6 +846,7 @@ def classification_report(
     <BLANKLINE>
     """
     _zero_division_value(zero_division)
+    _check_bool(output_dict, "output_dict")
     if not isinstance(digits, int) or digits < 0:
         raise ValueError(f"digits must be an integer >= 0, got {digits!r}.")
     kind, counts, true_labels, pred_labels = build_counts(y_true, y_pred, sample_weight)

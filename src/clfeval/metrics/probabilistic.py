@@ -79,20 +79,6 @@ def _check_unit_interval(proba: np.ndarray, name: str) -> None:
             )
 
 
-def _positive_weights(sample_weight: Any, n: int) -> np.ndarray | None:
-    w = check_sample_weight(sample_weight, n)
-    if w is not None and not w.any():
-        raise ValueError(
-            "sample_weight is zero for every sample; at least one weight must be positive."
-        )
-    return w
-
-
-def _encode(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
-    # Booleans are encoded as 0/1 integers (boolean arrays would act as masks when indexing).
-    return encode(y.view(np.uint8) if y.dtype == np.bool_ else y, classes)
-
-
 def _classes_and_codes(
     yt: np.ndarray, labels: Any, *, strict_order: bool
 ) -> tuple[str, np.ndarray, np.ndarray]:
@@ -132,16 +118,16 @@ def _classes_and_codes(
                 f"sorted label order. Pass labels={classes.tolist()} and make sure the "
                 "columns of y_proba follow that order.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
         union_labels(present, classes, names=("y_true", "labels"))
-        missing = present[_encode(present, classes) < 0]
+        missing = present[encode(present, classes) < 0]
         if missing.size:
             raise ValueError(
                 f"y_true contains labels {missing.tolist()} that are not in labels "
                 f"{classes.tolist()}; add them to labels."
             )
-    return kind, classes, _encode(yt, classes)
+    return kind, classes, encode(yt, classes)
 
 
 def _probability_targets(
@@ -156,7 +142,7 @@ def _probability_targets(
     if yt.ndim == 2 and yt.shape[1] == 1:
         yt = yt[:, 0]
     n = check_consistent_length(y_true=yt, y_proba=proba)
-    weight = _positive_weights(sample_weight, n)
+    weight = check_sample_weight(sample_weight, n, allow_all_zero=False)
     _check_unit_interval(proba, "y_proba")
     n_columns = proba.shape[1] if proba.ndim == 2 else 2
 
@@ -179,8 +165,8 @@ def _probability_targets(
         if classes.size < 2:
             if labels is None:
                 raise ValueError(
-                    f"y_true contains only one label ({classes.tolist()[0]!r}); pass the full list of "
-                    "class labels through the labels argument."
+                    f"y_true contains only one label ({classes.tolist()[0]!r}); pass the full "
+                    "list of class labels through the labels argument."
                 )
             raise ValueError(f"labels must contain at least two labels, got {classes.tolist()}.")
         if classes.size != n_columns:
@@ -198,7 +184,7 @@ def _probability_targets(
 
     if proba.ndim == 2:
         tol = 1e-8 + np.sqrt(np.finfo(proba.dtype).eps)
-        if not (np.abs(proba.sum(axis=1, dtype=proba.dtype) - 1.0) <= tol).all():
+        if not (np.abs(np.einsum("ij->i", proba) - 1.0) <= tol).all():
             warnings.warn(
                 "The y_prob values do not sum to one. Make sure to pass probabilities.",
                 UserWarning,
@@ -336,7 +322,9 @@ def brier_score_loss(
         if not isinstance(scale_by_half, (bool, np.bool_)):
             raise TypeError(f"scale_by_half must be True, False or 'auto', got {scale_by_half!r}.")
     if pos_label is not None and not isinstance(pos_label, (str, numbers.Real, np.bool_)):
-        raise TypeError(f"pos_label must be a single label (number, string or bool), got {pos_label!r}.")
+        raise TypeError(
+            f"pos_label must be a single label (number, string or bool), got {pos_label!r}."
+        )
     proba = _read_scores(y_proba, "y_proba")
     if proba.ndim == 2:
         target, weight = _probability_targets(y_true, proba, labels, sample_weight)
@@ -351,7 +339,7 @@ def _binary_target(
     """0/1 codes (1 = ``pos_label``) for binary Brier, with sklearn's default positive label."""
     yt = _read_labels_1d(y_true)
     n = check_consistent_length(y_true=yt, y_proba=proba)
-    weight = _positive_weights(sample_weight, n)
+    weight = check_sample_weight(sample_weight, n, allow_all_zero=False)
     kind, classes = target_kind(yt, "y_true")
     if kind != "binary":
         raise ValueError(
@@ -361,7 +349,7 @@ def _binary_target(
         )
     _check_unit_interval(proba, "y_proba")
     if pos_label is None:
-        if classes.dtype.kind in "OUS":
+        if classes.dtype.kind in "US" or isinstance(classes.tolist()[0], str):
             raise ValueError(
                 f"y_true takes values {classes.tolist()} and pos_label is not specified: "
                 "pass pos_label explicitly, or make y_true take values in {0, 1} or {-1, 1}."
@@ -369,10 +357,10 @@ def _binary_target(
         known = ([0, 1], [-1, 1], [0], [-1], [1])
         pos_label = 1 if any(np.array_equal(classes, c) for c in known) else classes[-1]
     union_labels(classes, np.asarray([pos_label]), names=("y_true", "pos_label"))
-    pos_code = _encode(np.asarray([pos_label]), classes)[0]
+    pos_code = encode(np.asarray([pos_label]), classes)[0]
     if pos_code < 0 and classes.size == 2:
         raise ValueError(
             f"pos_label={pos_label!r} is not one of the classes in y_true {classes.tolist()}; "
             "pass one of them."
         )
-    return (_encode(yt, classes) == pos_code).view(np.uint8), weight
+    return (encode(yt, classes) == pos_code).view(np.uint8), weight

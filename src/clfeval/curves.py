@@ -1,0 +1,335 @@
+"""Formulas that read score statistics: ROC, precision-recall and DET points, AUC, partial AUC,
+average precision and the pairwise (Mann-Whitney) AUCs of multiclass problems.
+
+Inputs are per-score counts, highest score first: ``neg`` and ``pos`` (the two columns of a
+binary :class:`~clfeval.scores.ScoreTable`, e.g. from ``table.binary_counts()``), or a whole
+(D, k) count table. Area formulas accept any leading batch shape, ``(..., D)``; positions whose
+counts are all zero are allowed anywhere (they add nothing), which is how padded batches of
+tables of different sizes are read.
+
+>>> neg, pos = np.array([0, 1, 1]), np.array([1, 1, 0])  # scores 0.8, 0.4, 0.1
+>>> roc_auc(neg, pos)
+0.875
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "trapezoid",
+    "count_totals",
+    "roc_auc",
+    "partial_roc_auc",
+    "average_precision",
+    "roc_points",
+    "precision_recall_points",
+    "det_points",
+    "mann_whitney_u",
+    "pairwise_auc",
+    "hand_till_pairs",
+]
+
+
+def trapezoid(x: np.ndarray, y: np.ndarray) -> float:
+    """Area under the polyline through (x, y) by the trapezoidal rule (signed by x's direction).
+
+    >>> trapezoid(np.array([0.0, 0.5, 1.0]), np.array([0.0, 1.0, 1.0]))
+    0.75
+    """
+    dx = np.diff(x)
+    return float((dx * (y[1:] + y[:-1]) / 2.0).sum())
+
+
+def _total(a: np.ndarray) -> np.ndarray:
+    return np.count_nonzero(a, axis=-1) if a.dtype.kind == "b" else a.sum(axis=-1)
+
+
+def count_totals(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Total negatives and positives (over the last axis) of per-score counts.
+
+    >>> [int(t) for t in count_totals(np.array([True, False]), np.array([0, 3]))]
+    [1, 3]
+    """
+    return _total(neg), _total(pos)
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum of a * b over the last axis, exact for counts (int64 accumulator), float for weights."""
+    exact = a.dtype.kind in "biu" and b.dtype.kind in "biu"
+    return np.einsum("...d,...d->...", a, b, dtype=np.int64 if exact else np.float64)
+
+
+def _is_integer(a: np.ndarray) -> bool:
+    return a.dtype.kind in "biu"
+
+
+def _cumsum(a: np.ndarray) -> np.ndarray:
+    """Cumulative counts along the last axis, in the counts' own kind (int stays exact).
+
+    Speed trick: a casting cumsum is several times slower than a native one, and boolean (one
+    sample per score) counts accumulate in int32, twice as fast as int64, when that cannot
+    overflow.
+    """
+    if a.dtype.kind == "b" and a.shape[-1] < 2**31:
+        return np.cumsum(a, axis=-1, dtype=np.int32)
+    return np.cumsum(a, axis=-1)
+
+
+def _cumulative(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return _cumsum(neg), _cumsum(pos)
+
+
+def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
+    """Area under the ROC curve from per-score counts; NaN where a class is missing.
+
+    Equals the Mann-Whitney probability that a positive outscores a negative (ties count half).
+    Integer counts are summed exactly, so the only rounding is the final division.
+
+    >>> roc_auc(np.array([[1, 1], [0, 2]]), np.array([[1, 1], [2, 0]])).tolist()
+    [0.5, 1.0]
+    """
+    neg = np.asarray(neg)
+    pos = np.asarray(pos)
+    n_total, p_total = count_totals(neg, pos)
+    tps = _cumsum(pos)
+    # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
+    # tps + tps_before = 2 tps - pos.
+    area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
+    denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(denom > 0, area2 / np.where(denom > 0, denom, 1), np.nan)
+    return float(out) if out.ndim == 0 else out
+
+
+def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
+    """Standardised partial AUC over FPR in [0, max_fpr] (McClish correction), from 1-D counts.
+
+    0.5 means no discrimination and 1 perfect, whatever max_fpr is.
+
+    >>> partial_roc_auc(np.array([0, 1, 1]), np.array([1, 1, 0]), 0.5)
+    0.8333333333333333
+    """
+    fps = np.cumsum(neg)
+    tps = np.cumsum(pos)
+    if fps.size == 0 or fps[-1] <= 0 or tps[-1] <= 0:
+        return float("nan")
+    fpr = np.concatenate(([0.0], fps / fps[-1]))
+    tpr = np.concatenate(([0.0], tps / tps[-1]))
+    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
+    if stop >= fpr.size:  # max_fpr reaches the last point: the whole curve
+        area = trapezoid(fpr, tpr)
+    else:
+        end = np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
+        area = trapezoid(np.append(fpr[:stop], max_fpr), np.append(tpr[:stop], end))
+    min_area = 0.5 * max_fpr**2
+    return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
+
+
+def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
+    """Average precision: the step-sum of precision weighted by each rise in recall.
+
+    Not interpolated (scikit-learn's definition). With no positives it is 0.
+
+    >>> average_precision(np.array([0, 1, 1]), np.array([1, 1, 0]))
+    0.8333333333333333
+    """
+    neg = np.asarray(neg)
+    pos = np.asarray(pos)
+    _, p_total = count_totals(neg, pos)
+    tps = _cumsum(pos)
+    predicted = _cumsum(neg)
+    predicted += tps
+    # precision at each score; positions with no positives add nothing, whatever their precision
+    if predicted.size and (predicted[..., 0] > 0).all():  # cumulative, so no zero anywhere
+        precision = np.divide(tps, predicted)
+    else:
+        precision = np.zeros(tps.shape)
+        np.divide(tps, predicted, out=precision, where=predicted > 0)
+    total = _dot(precision, pos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(p_total > 0, total / np.where(p_total > 0, p_total, 1), 0.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def _roc_corners(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Indices of the ROC points not collinear with both neighbours, with (fps, tps) there."""
+    d = neg.size
+    keep = np.empty(d, dtype=bool)
+    keep[0] = keep[-1] = True
+    if _is_integer(neg) and _is_integer(pos):
+        # Speed trick: with integer counts the second difference of the cumulative counts is the
+        # first difference of the counts, so corners come from the counts themselves (no
+        # temporary difference arrays).
+        np.not_equal(neg[1:-1], neg[2:], out=keep[1:-1])
+        keep[1:-1] |= pos[1:-1] != pos[2:]
+        idx = np.flatnonzero(keep)
+        fps, tps = _cumulative(neg, pos)
+        return idx, fps[idx], tps[idx]
+    # Float weights: test the cumulative sums themselves, as scikit-learn does (same rounding).
+    fps, tps = _cumulative(neg, pos)
+    dfps, dtps = np.diff(fps), np.diff(tps)
+    np.not_equal(dfps[1:], dfps[:-1], out=keep[1:-1])
+    keep[1:-1] |= dtps[1:] != dtps[:-1]
+    idx = np.flatnonzero(keep)
+    return idx, fps[idx], tps[idx]
+
+
+def _keep_tps_steps(tps: np.ndarray) -> np.ndarray:
+    """Indices of the first and last point of every run of equal tps (end points kept)."""
+    keep = np.ones(tps.size, dtype=bool)
+    change = tps[1:] != tps[:-1]
+    np.logical_or(change[:-1], change[1:], out=keep[1:-1])
+    return np.flatnonzero(keep)
+
+
+def _rate(cum: np.ndarray, out: np.ndarray) -> None:
+    """cum / cum[-1] into out (NaN when the total is not positive)."""
+    if cum.size and cum[-1] > 0:
+        np.divide(cum, cum[-1], out=out)
+    else:
+        out[:] = np.nan
+
+
+def roc_points(
+    neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ROC curve (fpr, tpr, thresholds), starting at the synthetic point (0, 0, +inf).
+
+    ``drop_intermediate`` leaves out points collinear with their neighbours. A rate whose class
+    is missing is NaN.
+
+    >>> fpr, tpr, thr = roc_points(np.array([0, 1, 1]), np.array([1, 1, 0]), np.array([.8, .4, .1]))
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.1])
+    """
+    neg, pos = np.asarray(neg), np.asarray(pos)
+    if drop_intermediate and neg.size > 2:
+        idx, fps, tps = _roc_corners(neg, pos)
+    else:
+        idx = None
+        fps, tps = _cumulative(neg, pos)
+    m = fps.size
+    fpr, tpr, thresholds = np.empty(m + 1), np.empty(m + 1), np.empty(m + 1)
+    thresholds[0] = np.inf
+    if idx is None:
+        thresholds[1:] = scores
+    else:
+        np.take(scores, idx, out=thresholds[1:])
+    for rate, cum in ((fpr, fps), (tpr, tps)):
+        _rate(cum, rate[1:])
+        rate[0] = 0.0 if np.isfinite(rate[-1]) else np.nan
+    return fpr, tpr, thresholds
+
+
+def precision_recall_points(
+    neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall curve in scikit-learn's order: thresholds increasing, recall decreasing,
+    ending at the synthetic point (precision 1, recall 0) that has no threshold.
+
+    With no positives, recall is 1 at every threshold. ``drop_intermediate`` keeps only the
+    first and last point of each run of equal recall.
+
+    >>> neg, pos, scores = np.array([0, 1, 1]), np.array([1, 1, 0]), np.array([.8, .4, .1])
+    >>> p, r, t = precision_recall_points(neg, pos, scores)
+    >>> p.tolist(), r.tolist(), t.tolist()
+    ([0.5, 0.6666666666666666, 1.0, 1.0], [1.0, 1.0, 0.5, 0.0], [0.1, 0.4, 0.8])
+    """
+    fps, tps = _cumulative(np.asarray(neg), np.asarray(pos))
+    if drop_intermediate and fps.size > 2:
+        keep = _keep_tps_steps(tps)
+        fps, tps, scores = fps[keep], tps[keep], scores[keep]
+    d = tps.size
+    precision, recall = np.empty(d + 1), np.empty(d + 1)
+    precision[d], recall[d] = 1.0, 0.0
+    # Written through reversed views: the points come out by increasing threshold, no copies.
+    prec_rev, rec_rev = precision[d - 1 :: -1], recall[d - 1 :: -1]
+    predicted = fps
+    predicted += tps
+    if d and predicted[0] > 0:  # cumulative, so then nothing is 0
+        np.divide(tps, predicted, out=prec_rev)
+    elif d:
+        prec_rev[:] = 0.0
+        np.divide(tps, predicted, out=prec_rev, where=predicted > 0)
+    if d and tps[-1] > 0:
+        np.divide(tps, tps[-1], out=rec_rev)
+    else:
+        rec_rev[:] = 1.0
+    return precision, recall, scores[::-1].copy()
+
+
+def det_points(
+    neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """DET curve (fpr, fnr, thresholds) with thresholds increasing, in scikit-learn's form.
+
+    It starts where false positives first reach their smallest value (the synthetic +inf
+    threshold if no finite threshold gives fpr = 0) and stops where false negatives reach 0.
+    ``drop_intermediate`` keeps only the first and last point of each run of equal fnr.
+
+    >>> f, m, t = det_points(np.array([0, 1, 1]), np.array([1, 1, 0]), np.array([.8, .4, .1]))
+    >>> f.tolist(), m.tolist(), t.tolist()
+    ([0.5, 0.0], [0.0, 0.5], [0.4, 0.8])
+    """
+    fps, tps = _cumulative(np.asarray(neg), np.asarray(pos))
+    fps = np.concatenate(([0], fps))
+    tps = np.concatenate(([0], tps))
+    thresholds = np.concatenate(([np.inf], scores))
+    if drop_intermediate and fps.size > 2:
+        keep = _keep_tps_steps(tps)
+        fps, tps, thresholds = fps[keep], tps[keep], thresholds[keep]
+    p_total, n_total = tps[-1], fps[-1]
+    first = int(np.searchsorted(fps, fps[0], side="right")) - 1
+    last = int(np.searchsorted(tps, p_total)) + 1
+    sl = slice(first, last)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr = fps[sl][::-1] / n_total
+        fnr = (p_total - tps[sl])[::-1] / p_total
+    return fpr, fnr, thresholds[sl][::-1].copy()
+
+
+def mann_whitney_u(counts: np.ndarray, positive: int) -> np.ndarray:
+    """U of class ``positive`` against every class, from (..., D, k) counts of its score column.
+
+    ``U[b]`` counts pairs (i in positive, j in b) with i scored higher, ties counting one half.
+
+    >>> mann_whitney_u(np.array([[1, 0, 0], [1, 1, 0], [0, 0, 2]]), 0).tolist()
+    [2.0, 1.5, 4.0]
+    """
+    counts = np.asarray(counts)
+    a = counts[..., positive].astype(np.float64)
+    above = np.cumsum(a, axis=-1) - a  # class-a count strictly above each score
+    above += 0.5 * a
+    return np.einsum("...d,...dk->...k", above, counts)
+
+
+def pairwise_auc(u: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """AUC matrix ``A[a, b] = U[a, b] / (n_a n_b)``: class a against class b on column a.
+
+    >>> pairwise_auc(np.array([[2.0, 3.0], [1.0, 0.5]]), np.array([2, 2])).tolist()
+    [[0.5, 0.75], [0.25, 0.125]]
+    """
+    support = np.asarray(support, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return u / np.multiply.outer(support, support)
+
+
+def hand_till_pairs(u: np.ndarray, support: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One-vs-one scores of Hand & Till (2001) over the classes present (support > 0).
+
+    Returns the score of each pair a < b, ``(A[a, b] + A[b, a]) / 2``, and the pair's share of
+    the samples ``(n_a + n_b) / n`` (the weights of the 'weighted' average).
+
+    >>> s, w = hand_till_pairs(np.array([[2.0, 3.0], [1.0, 2.0]]), np.array([2, 2]))
+    >>> s.tolist(), w.tolist()
+    ([0.5], [1.0])
+    """
+    support = np.asarray(support)
+    present = np.flatnonzero(support > 0)
+    a_idx, b_idx = np.triu_indices(present.size, k=1)
+    a, b = present[a_idx], present[b_idx]
+    auc = pairwise_auc(u, support)
+    scores = (auc[a, b] + auc[b, a]) / 2
+    share = (support[a] + support[b]) / support.sum()
+    return scores, share

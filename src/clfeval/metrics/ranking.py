@@ -1,0 +1,672 @@
+"""scikit-learn compatible ranking metrics: ``roc_curve``, ``auc``, ``roc_auc_score``,
+``precision_recall_curve``, ``average_precision_score`` and ``det_curve``.
+
+Same arguments, defaults, results and warnings as scikit-learn 1.9. Each function is thin: it
+validates, builds the score statistics (:mod:`clfeval.scores`) and reads them with the formulas
+of :mod:`clfeval.curves`.
+
+>>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+0.75
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from typing import Any
+
+import numpy as np
+
+from ..curves import (
+    average_precision,
+    count_totals,
+    det_points,
+    hand_till_pairs,
+    partial_roc_auc,
+    precision_recall_points,
+    roc_auc,
+    roc_points,
+    trapezoid,
+)
+from ..exceptions import UndefinedMetricWarning
+from ..labels import (
+    as_array,
+    as_score_array,
+    check_consistent_length,
+    check_sample_weight,
+    encode,
+    target_kind,
+    unique_sorted,
+)
+from ..scores import ScoreTable, _pairwise_u, rowwise_counts
+
+__all__ = [
+    "auc",
+    "roc_curve",
+    "roc_auc_score",
+    "precision_recall_curve",
+    "average_precision_score",
+    "det_curve",
+]
+
+_BINARY = np.array([False, True])  # classes of a binary table: "is the positive class"
+_AVERAGES = ("micro", "macro", "samples", "weighted", None)
+# Rows per block when checking that multiclass probabilities sum to one.
+_BLOCK = 1 << 16
+
+_ONE_CLASS = "Only one class is present in y_true. ROC AUC score is not defined in that case."
+_NO_NEGATIVE = "No negative samples in y_true, false positive value should be meaningless"
+_NO_POSITIVE = "No positive samples in y_true, true positive value should be meaningless"
+_NO_POSITIVE_PR = "No positive class found in y_true, recall is set to one for all thresholds."
+_NO_POSITIVE_DET = "The positive samples all have zero weight: the false negative rate is NaN."
+_NO_NEGATIVE_DET = "The negative samples all have zero weight: the false positive rate is NaN."
+
+
+class _WarnOnce:
+    """Emit each distinct warning once per call, however many columns or rows raise it."""
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __call__(self, message: str, category: type[Warning] = UndefinedMetricWarning) -> None:
+        if message not in self.seen:
+            self.seen.add(message)
+            warnings.warn(message, category, stacklevel=4)
+
+
+# -- input checks ----------------------------------------------------------------------------
+
+
+def _labels_1d(y_true: Any, func: str) -> np.ndarray:
+    y = as_array(y_true, "y_true")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise ValueError(
+            f"{func} needs y_true of shape (n_samples,), got shape {y.shape}. For multilabel "
+            "data call it once per label column."
+        )
+    return y
+
+
+def _scores_1d(y_score: Any, func: str) -> np.ndarray:
+    s = as_score_array(y_score, "y_score")
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    if s.ndim != 1:
+        raise ValueError(
+            f"{func} needs one score per sample (y_score of shape (n_samples,)), got shape "
+            f"{s.shape}. For a matrix of class probabilities pass the positive class's column, "
+            "e.g. y_score[:, 1]."
+        )
+    return s
+
+
+def _check_nonempty(n: int, func: str) -> None:
+    if n == 0:
+        raise ValueError(f"{func} got empty input (0 samples); at least one sample is needed.")
+
+
+def _kind_error(kind: str, func: str, y: np.ndarray, hint: str = "") -> ValueError:
+    if kind in ("continuous", "continuous-multioutput"):
+        flat = y.reshape(-1)
+        frac = np.flatnonzero(flat != np.floor(flat))
+        where = f" (e.g. {float(flat[frac[0]])!r} at position {int(frac[0])})" if frac.size else ""
+        return ValueError(
+            f"{func}: y_true contains continuous values{where}, but it must hold class labels "
+            "(the scores go in y_score). Were y_true and y_score swapped?"
+        )
+    return ValueError(f"{func}: {kind} y_true is not supported{hint}.")
+
+
+def _is_label(y: np.ndarray, label: Any) -> np.ndarray:
+    """Boolean mask of y == label (all False when the types cannot match)."""
+    mask = y == label
+    if not isinstance(mask, np.ndarray) or mask.shape != y.shape:
+        return np.zeros(y.shape, dtype=bool)
+    return mask.astype(bool, copy=False)
+
+
+def _resolve_pos_label(pos_label: Any, classes: np.ndarray, func: str) -> Any:
+    """scikit-learn's rule: without pos_label, labels must be {0, 1} or {-1, 1}; 1 is positive."""
+    if pos_label is not None:
+        return pos_label
+    values = classes.tolist()
+    numeric = classes.dtype.kind in "biuf"
+    if not numeric or values not in ([0, 1], [-1, 1], [0], [-1], [1]):
+        raise ValueError(
+            f"{func}: y_true takes values {values} and pos_label is not given; pass "
+            f"pos_label= naming the positive class (one of {values}), or use labels in "
+            "{0, 1} or {-1, 1}."
+        )
+    return 1
+
+
+def _binary_table(
+    y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, func: str
+) -> tuple[ScoreTable, np.ndarray]:
+    """Validate binary-curve input and build its table; also return y_true's distinct labels."""
+    y = _labels_1d(y_true, func)
+    s = _scores_1d(y_score, func)
+    n = check_consistent_length(y_true=y, y_score=s)
+    _check_nonempty(n, func)
+    w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    kind, classes = target_kind(y, "y_true")
+    if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
+        hint = (
+            f"; y_true has {classes.size} classes, so pass pos_label= to pick the positive one"
+            if kind == "multiclass"
+            else "; pass one label column at a time"
+        )
+        raise _kind_error(kind, func, y, hint)
+    pos_label = _resolve_pos_label(pos_label, classes, func)
+    return ScoreTable._build(_is_label(y, pos_label), s, _BINARY, w), classes
+
+
+def _score_dtype(y_score: Any) -> np.dtype:
+    """dtype of the thresholds precision_recall_curve returns (that of y_score, as sklearn)."""
+    dtype = getattr(y_score, "dtype", None)
+    if not isinstance(dtype, np.dtype):
+        try:
+            dtype = np.asarray(y_score[:1] if hasattr(y_score, "__getitem__") else y_score).dtype
+        except Exception:  # noqa: BLE001 - any odd container: fall back to float64
+            dtype = np.dtype(np.float64)
+    return dtype if dtype.kind in "iuf" else np.dtype(np.float64)
+
+
+def _check_average(average: Any, options: tuple = _AVERAGES) -> None:
+    if average not in options:
+        raise ValueError(
+            f"average={average!r} is not supported; use one of {list(options)}."
+        )
+
+
+# -- curves ----------------------------------------------------------------------------------
+
+
+def roc_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = True,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Receiver operating characteristic: (fpr, tpr, thresholds), thresholds decreasing from inf.
+
+    >>> fpr, tpr, thr = roc_curve([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "roc_curve")
+    neg, pos = table.binary_counts()
+    n_total, p_total = table.totals
+    if n_total <= 0:
+        warnings.warn(_NO_NEGATIVE, UndefinedMetricWarning, stacklevel=2)
+    if p_total <= 0:
+        warnings.warn(_NO_POSITIVE, UndefinedMetricWarning, stacklevel=2)
+    return roc_points(neg, pos, table.scores, drop_intermediate)
+
+
+def precision_recall_curve(
+    y_true: Any,
+    y_score: Any,
+    *,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall pairs: (precision, recall, thresholds), thresholds increasing.
+
+    The last point (precision 1, recall 0) has no threshold.
+
+    >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> p.round(3).tolist(), r.tolist(), t.tolist()
+    ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    """
+    table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "precision_recall_curve")
+    neg, pos = table.binary_counts()
+    if table.totals[1] <= 0:
+        warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
+    precision, recall, thresholds = precision_recall_points(
+        neg, pos, table.scores, drop_intermediate
+    )
+    return precision, recall, thresholds.astype(_score_dtype(y_score), copy=False)
+
+
+def det_curve(
+    y_true: Any,
+    y_score: Any,
+    pos_label: Any = None,
+    sample_weight: Any = None,
+    drop_intermediate: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Detection error tradeoff: (fpr, fnr, thresholds), thresholds increasing.
+
+    >>> fpr, fnr, thr = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> fpr.tolist(), fnr.tolist(), thr.tolist()
+    ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
+    """
+    table, classes = _binary_table(y_true, y_score, pos_label, sample_weight, "det_curve")
+    if classes.size != 2:
+        raise ValueError(
+            f"det_curve needs exactly two classes in y_true, got {classes.size} "
+            f"({classes.tolist()}); the detection error tradeoff is not defined otherwise."
+        )
+    n_total, p_total = table.totals
+    if p_total <= 0:
+        warnings.warn(_NO_POSITIVE_DET, UndefinedMetricWarning, stacklevel=2)
+    if n_total <= 0:
+        warnings.warn(_NO_NEGATIVE_DET, UndefinedMetricWarning, stacklevel=2)
+    neg, pos = table.binary_counts()
+    return det_points(neg, pos, table.scores, drop_intermediate)
+
+
+def auc(x: Any, y: Any) -> float:
+    """Area under a curve through the points (x, y) by the trapezoidal rule; x monotonic.
+
+    >>> auc([0, 0.5, 1], [0, 1, 1])
+    0.75
+    """
+    xs, ys = (_points_1d(v, name) for v, name in ((x, "x"), (y, "y")))
+    check_consistent_length(x=xs, y=ys)
+    if xs.size < 2:
+        raise ValueError(
+            f"auc needs at least 2 points to compute an area, got x of shape {xs.shape}."
+        )
+    dx = np.diff(xs)
+    direction = 1.0
+    if np.any(dx < 0):
+        if not np.all(dx <= 0):
+            raise ValueError(
+                "auc: x is neither increasing nor decreasing (first reversal at position "
+                f"{int(np.flatnonzero(dx < 0)[0]) + 1}); sort the points by x first."
+            )
+        direction = -1.0
+    return direction * trapezoid(xs, ys)
+
+
+def _points_1d(v: Any, name: str) -> np.ndarray:
+    """Curve coordinates as 1-D float64 (NaN allowed: it propagates to the area)."""
+    arr = np.asarray(v)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"auc: {name} must be 1-D, got shape {arr.shape}.")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"auc: {name} must be numeric, got dtype {arr.dtype}.")
+    return arr.astype(np.float64, copy=False)
+
+
+# -- scores ----------------------------------------------------------------------------------
+
+
+def _auc_of_counts(
+    neg: np.ndarray, pos: np.ndarray, max_fpr: float | None, warn: _WarnOnce
+) -> float:
+    n_total, p_total = count_totals(neg, pos)
+    if n_total <= 0:
+        warn(_NO_NEGATIVE)
+    if p_total <= 0:
+        warn(_NO_POSITIVE)
+    if n_total <= 0 or p_total <= 0:
+        return float("nan")
+    if max_fpr is None or max_fpr == 1:
+        return float(roc_auc(neg, pos))
+    return partial_roc_auc(neg, pos, max_fpr)
+
+
+def _ap_of_counts(neg: np.ndarray, pos: np.ndarray, warn: _WarnOnce) -> float:
+    if count_totals(neg, pos)[1] <= 0:
+        warn(_NO_POSITIVE_PR, UserWarning)
+    return float(average_precision(neg, pos))
+
+
+def _binary_auc(
+    is_pos: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None,
+    max_fpr: float | None,
+    warn: _WarnOnce,
+    owned: bool = False,
+) -> float:
+    """ROC AUC of one binary problem (scikit-learn's NaN + warning when a class is absent)."""
+    n_pos = int(np.count_nonzero(is_pos))
+    if n_pos == 0 or n_pos == is_pos.size:
+        warn(_ONE_CLASS)
+        return float("nan")
+    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w, owned).binary_counts()
+    return _auc_of_counts(neg, pos, max_fpr, warn)
+
+
+def _binary_ap(
+    is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, warn: _WarnOnce
+) -> float:
+    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts()
+    return _ap_of_counts(neg, pos, warn)
+
+
+def _check_max_fpr(max_fpr: Any) -> None:
+    if max_fpr is None:
+        return
+    if (
+        isinstance(max_fpr, bool)
+        or not isinstance(max_fpr, numbers.Real)
+        or not 0 < max_fpr <= 1
+    ):
+        raise ValueError(f"max_fpr must be a number in (0, 1] or None, got {max_fpr!r}.")
+
+
+def roc_auc_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    sample_weight: Any = None,
+    max_fpr: float | None = None,
+    multi_class: str = "raise",
+    labels: Any = None,
+) -> float | np.ndarray:
+    """Area under the ROC curve: binary, multiclass (one-vs-rest or one-vs-one) or multilabel.
+
+    >>> roc_auc_score([0, 1, 2, 2], [[.6, .2, .2], [.2, .6, .2], [.1, .2, .7], [.3, .3, .4]],
+    ...               multi_class="ovo")
+    1.0
+    """
+    _check_average(average)
+    if multi_class not in ("raise", "ovr", "ovo"):
+        raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}.")
+    _check_max_fpr(max_fpr)
+    y = as_array(y_true, "y_true")
+    s = as_score_array(y_score, "y_score")
+    n = check_consistent_length(y_true=y, y_score=s)
+    _check_nonempty(n, "roc_auc_score")
+    w = check_sample_weight(sample_weight, n)
+    kind, classes = target_kind(y, "y_true")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    warn = _WarnOnce()
+    if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
+        return _multiclass_roc_auc(y, s, labels, multi_class, average, w, max_fpr, classes, warn)
+    if kind == "binary":
+        s = _scores_1d(s, "roc_auc_score")
+        if classes.size < 2:
+            warn(_ONE_CLASS)
+            return float("nan")
+        return _binary_auc(_is_label(y, classes[-1]), s, w, max_fpr, warn)
+    if kind == "multilabel-indicator":
+        indicator = _indicator(y, s, "roc_auc_score")
+        return _average_labels(indicator, s, w, average, "roc", max_fpr, warn)
+    raise _kind_error(kind, "roc_auc_score", y)
+
+
+def average_precision_score(
+    y_true: Any,
+    y_score: Any,
+    *,
+    average: str | None = "macro",
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+) -> float | np.ndarray:
+    """Average precision: the precision at each threshold weighted by the rise in recall.
+
+    >>> average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.8333333333333333
+    """
+    _check_average(average)
+    y = as_array(y_true, "y_true")
+    s = as_score_array(y_score, "y_score")
+    n = check_consistent_length(y_true=y, y_score=s)
+    _check_nonempty(n, "average_precision_score")
+    w = check_sample_weight(sample_weight, n)
+    kind, present = target_kind(y, "y_true")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    warn = _WarnOnce()
+    if kind == "binary":
+        if present.size == 2 and not _is_label(present, pos_label).any():
+            raise ValueError(
+                f"pos_label={pos_label!r} is not a valid label: y_true's labels are "
+                f"{present.tolist()}. Pass one of them as pos_label."
+            )
+        s = _scores_1d(s, "average_precision_score")
+        return _binary_ap(_is_label(y, pos_label), s, w, warn)
+    if kind in ("multilabel-indicator", "multiclass"):
+        if not (isinstance(pos_label, numbers.Number) and pos_label == 1):
+            raise ValueError(
+                f"pos_label is fixed to 1 for {kind} y_true (got pos_label={pos_label!r}); "
+                "leave pos_label out or set it to 1."
+            )
+        if kind == "multiclass":
+            y = encode(y, present)[:, None] == np.arange(present.size)
+        indicator = _indicator(y, s, "average_precision_score")
+        return _average_labels(indicator, s, w, average, "ap", None, warn)
+    raise _kind_error(kind, "average_precision_score", y)
+
+
+# -- multilabel and one-vs-rest averaging ----------------------------------------------------
+
+
+def _indicator(y: np.ndarray, s: np.ndarray, func: str) -> np.ndarray:
+    """Boolean label-indicator matrix, checked against the shape of y_score."""
+    if s.shape != y.shape:
+        raise ValueError(
+            f"{func}: y_score must have the same shape as the label-indicator y_true, "
+            f"{y.shape} (one column per label), got {s.shape}."
+        )
+    return y.astype(bool, copy=False)
+
+
+def _average_labels(
+    y: np.ndarray,
+    s: np.ndarray,
+    w: np.ndarray | None,
+    average: str | None,
+    metric: str,
+    max_fpr: float | None,
+    warn: _WarnOnce,
+) -> float | np.ndarray:
+    """A binary metric over the columns of an indicator matrix, averaged as scikit-learn does."""
+    n, n_labels = y.shape
+    if average == "micro":
+        flat_w = None if w is None else np.repeat(w, n_labels)
+        if metric == "roc":
+            return _binary_auc(y.ravel(), s.ravel(), flat_w, max_fpr, warn)
+        return _binary_ap(y.ravel(), s.ravel(), flat_w, warn)
+    if average == "samples":
+        return _average(_row_scores(y, s, metric, max_fpr, warn), w)
+    weights = None
+    if average == "weighted":
+        weights = y.sum(axis=0, dtype=np.float64) if w is None else w @ y
+        if np.isclose(weights.sum(), 0.0):
+            return 0.0
+    if metric == "roc":
+        scores = [_binary_auc(y[:, c], s[:, c], w, max_fpr, warn) for c in range(n_labels)]
+    else:
+        scores = [_binary_ap(y[:, c], s[:, c], w, warn) for c in range(n_labels)]
+    return np.asarray(scores) if average is None else _average(np.asarray(scores), weights)
+
+
+def _row_scores(
+    y: np.ndarray, s: np.ndarray, metric: str, max_fpr: float | None, warn: _WarnOnce
+) -> np.ndarray:
+    """The metric of every sample over its labels (average='samples'), unweighted within rows."""
+    neg, pos = rowwise_counts(y, s)
+    n_pos = y.sum(axis=1)
+    if metric == "ap":
+        if (n_pos == 0).any():
+            warn(_NO_POSITIVE_PR, UserWarning)
+        return np.asarray(average_precision(neg, pos))
+    one_class = (n_pos == 0) | (n_pos == y.shape[1])
+    if one_class.any():
+        warn(_ONE_CLASS)
+    if max_fpr is None or max_fpr == 1:
+        out = np.asarray(roc_auc(neg, pos), dtype=np.float64)
+    else:
+        out = np.array([partial_roc_auc(neg[i], pos[i], max_fpr) for i in range(y.shape[0])])
+    out[one_class] = np.nan
+    return out
+
+
+def _average(scores: np.ndarray, weights: np.ndarray | None) -> float:
+    if weights is None:
+        return float(np.mean(scores))
+    total = weights.sum()
+    if total == 0:
+        raise ValueError("cannot average: the weights of every score sum to zero.")
+    # A score with zero weight cannot move the average, even when it is NaN.
+    return float(np.dot(np.where(weights == 0, 0.0, scores), weights) / total)
+
+
+# -- multiclass ------------------------------------------------------------------------------
+
+
+def _check_probabilities(s: np.ndarray) -> None:
+    """Rows must sum to 1 (numpy allclose tolerances), checked in blocks to bound memory."""
+    # Speed trick: a matrix-vector product sums the short rows about twice as fast as
+    # sum(axis=1) (it differs from it by rounding only, far below the tolerance).
+    row_sums = s @ np.ones(s.shape[1], dtype=s.dtype)
+    for start in range(0, s.shape[0], _BLOCK):
+        total = row_sums[start : start + _BLOCK]
+        bad = ~(np.abs(1.0 - total) <= 1e-8 + 1e-5 * np.abs(total))
+        if bad.any():
+            row = start + int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                "multiclass roc_auc_score needs probabilities: each row of y_score must sum to "
+                f"1 over the classes, but row {row} sums to {float(total[row - start]):.10g}. Pass "
+                "predict_proba output, or normalise the scores (e.g. a softmax)."
+            )
+
+
+def _column_major(s: np.ndarray) -> np.ndarray:
+    """A column-major copy of a score matrix, so that each class column is contiguous.
+
+    Speed trick: transposing block by block (cache-sized row blocks) is several times faster than
+    numpy's plain transposed copy, and far faster than reading a strided column per class.
+    """
+    if s.flags.f_contiguous:
+        return s.copy(order="F")
+    out = np.empty(s.shape, dtype=s.dtype, order="F")
+    block = max(1, (1 << 18) // max(1, s.shape[1]))
+    for start in range(0, s.shape[0], block):
+        out.T[:, start : start + block] = s[start : start + block].T
+    return out
+
+
+def _multiclass_classes(
+    y: np.ndarray, s: np.ndarray, labels: Any, present: np.ndarray
+) -> np.ndarray:
+    """The classes that index y_score's columns: ``labels`` if given, else y_true's labels."""
+    if labels is None:
+        if present.size != s.shape[1]:
+            raise ValueError(
+                f"y_score has {s.shape[1]} columns but y_true has {present.size} classes "
+                f"({present.tolist()}); pass labels= listing every class in column order when "
+                "some classes are missing from y_true."
+            )
+        return present
+    given = as_array(labels, "labels").reshape(-1)
+    classes = unique_sorted(given, "labels")
+    if classes.size != given.size:
+        raise ValueError(f"labels must be unique, got {given.tolist()}.")
+    if not np.array_equal(classes, given):
+        raise ValueError(
+            f"labels must be sorted (they index y_score's columns in sorted order), got "
+            f"{given.tolist()}; pass {classes.tolist()} and reorder y_score's columns to match."
+        )
+    if classes.size != s.shape[1]:
+        raise ValueError(
+            f"labels has {classes.size} entries but y_score has {s.shape[1]} columns; they "
+            "must match, one column per label."
+        )
+    return classes
+
+
+def _multiclass_roc_auc(
+    y: np.ndarray,
+    s: np.ndarray,
+    labels: Any,
+    multi_class: str,
+    average: str | None,
+    w: np.ndarray | None,
+    max_fpr: float | None,
+    present: np.ndarray,
+    warn: _WarnOnce,
+) -> float | np.ndarray:
+    if max_fpr is not None and max_fpr != 1:
+        raise ValueError(
+            f"max_fpr={max_fpr!r}: partial AUC is not available for multiclass y_true; leave "
+            "max_fpr as None."
+        )
+    if multi_class == "raise":
+        raise ValueError(
+            "y_true is multiclass: pass multi_class='ovr' (one-vs-rest) or 'ovo' (one-vs-one, "
+            "Hand & Till) to roc_auc_score."
+        )
+    if s.ndim != 2:
+        raise ValueError(
+            f"y_score must have shape (n_samples, n_classes) for multiclass y_true, got shape "
+            f"{s.shape}."
+        )
+    _check_probabilities(s)
+    options: tuple = ("macro", "weighted", None)
+    if multi_class == "ovr":
+        options = ("micro", *options)
+    if average not in options:
+        raise ValueError(
+            f"average={average!r} is not supported for multiclass roc_auc_score with "
+            f"multi_class={multi_class!r}; use one of {list(options)}."
+        )
+    if average is None and multi_class == "ovo":
+        raise NotImplementedError("average=None is not implemented for multi_class='ovo'.")
+    classes = _multiclass_classes(y, s, labels, present)
+    codes = encode(y, classes)
+    if codes.size and codes.min() < 0:
+        bad = int(np.flatnonzero(codes < 0)[0])
+        raise ValueError(
+            f"y_true[{bad}] = {y[bad:bad + 1].tolist()[0]!r} is not in labels "
+            f"{classes.tolist()}; add it to labels (with a y_score column) or drop those samples."
+        )
+    if multi_class == "ovo":
+        if w is not None:
+            raise ValueError(
+                "sample_weight is not supported for multi_class='ovo' (Hand & Till's measure is "
+                "unweighted); drop sample_weight or use multi_class='ovr'."
+            )
+        return _ovo(codes, s, classes.size, average, warn)
+    return _ovr(codes, s, classes.size, average, w, warn)
+
+
+def _ovo(codes: np.ndarray, s: np.ndarray, k: int, average: str | None, warn: _WarnOnce) -> float:
+    support = np.bincount(codes, minlength=k)
+    if np.count_nonzero(support) < 2:
+        warn("Only one class is present in y_true; one-vs-one ROC AUC is not defined.")
+        return float("nan")
+    scores, share = hand_till_pairs(_pairwise_u(codes, s, k), support)
+    return float(np.average(scores, weights=share if average == "weighted" else None))
+
+
+def _ovr(
+    codes: np.ndarray,
+    s: np.ndarray,
+    k: int,
+    average: str | None,
+    w: np.ndarray | None,
+    warn: _WarnOnce,
+) -> float | np.ndarray:
+    if average == "micro":
+        indicator = codes[:, None] == np.arange(k)
+        flat_w = None if w is None else np.repeat(w, k)
+        return _binary_auc(indicator.ravel(), s.ravel(), flat_w, None, warn)
+    weights = None
+    if average == "weighted":
+        weights = np.bincount(codes, w, minlength=k).astype(np.float64)
+        if np.isclose(weights.sum(), 0.0):
+            return 0.0
+    # One binary table per class column (class vs rest): with one class code bit, the packed
+    # sort key always fits, whatever the range of the probabilities.
+    columns = _column_major(s)
+    scores = np.array(
+        [_binary_auc(codes == a, columns[:, a], w, None, warn, owned=True) for a in range(k)]
+    )
+    return scores if average is None else _average(scores, weights)
