@@ -99,6 +99,7 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(denom > 0, area2 / np.where(denom > 0, denom, 1), np.nan)
+    out = np.clip(out, 0.0, 1.0)  # float weights: rounding must not leave [0, 1]
     return float(out) if out.ndim == 0 else out
 
 

@@ -17,7 +17,8 @@ score column: all that one-vs-one AUC needs, and one-vs-rest AUC as its row sums
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from functools import partial
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -34,6 +35,7 @@ __all__ = ["ScoreTable", "pairwise_u", "rowwise_counts"]
 
 _SIGN = np.uint64(1 << 63)
 _FLOAT_INF = 0x7FF0000000000000  # bit pattern of +inf
+_MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
 # Rows per block when a statistic is accumulated block by block to bound memory.
 _BLOCK = 1 << 18
 
@@ -414,9 +416,9 @@ def _group_by_packed_sort(
     """
     bits = _code_bits(k)
     parts = []
-    for keys, base, negative in _sorted_parts(x, codes, bits, owned):
+    for keys, decode in _sorted_parts(x, codes, bits, owned):
         v, c, one = _group_sorted_keys(keys, bits, k)
-        parts.append((_decode(v, base, negative), c, one))
+        parts.append((decode(v), c, one))
     if not parts:
         return np.empty(0), np.zeros((0, k), dtype=np.int64, order="F"), None
     if len(parts) == 1:
@@ -483,27 +485,37 @@ def _float_bits(v: float) -> np.uint64:
     return np.array(v + 0.0, dtype=np.float64).view(np.uint64)[()]
 
 
+Decoder = Callable[[np.ndarray], np.ndarray]
+
+
 def _sorted_parts(
     x: np.ndarray, codes: np.ndarray, bits: int, owned: bool = False
-) -> Iterator[tuple[np.ndarray, np.uint64, bool]]:
+) -> Iterator[tuple[np.ndarray, Decoder]]:
     """Sort (score, class code) pairs, highest score first, in parts that each fit one uint64 key.
 
     Speed trick: instead of an argsort (several times slower than a plain sort, and followed by
     gathers), each sample becomes one uint64 key whose high bits are an order-preserving offset of
     the score's bit pattern and whose low ``bits`` bits are the class code; one SIMD ``np.sort``
     of the keys then orders scores and groups tied scores by class. A part is a range of scores
-    narrow enough for the offset to fit beside the code (split by sign, then by the top bits of
-    the pattern when needed). Ascending keys are descending scores; parts come out highest first.
-    Yields (sorted keys, base, negative) where the score of a key is _decode(key >> bits, ...).
-    ``owned``: x is a scratch copy whose memory may become the keys (saves a buffer).
+    narrow enough for the offset to fit beside the code. Ascending keys are descending scores;
+    parts come out highest first. Yields (sorted keys, decode) where ``decode(keys >> bits)``
+    gives the scores back. ``owned``: x is a scratch copy whose memory may become the keys.
     """
-    n = x.size
-    if n == 0:
+    if x.size == 0:
         return
     lo, hi = float(x.min()), float(x.max())
     if lo >= 0 or hi < 0:
         yield from _sorted_sign_part(x, codes, bits, lo, hi, hi < 0, owned)
-        return
+    elif bits == 1:
+        yield from _sorted_mixed_signs(x, codes, lo, hi, owned)
+    else:
+        yield from _sorted_by_sign(x, codes, bits)
+
+
+def _sorted_by_sign(
+    x: np.ndarray, codes: np.ndarray, bits: int
+) -> Iterator[tuple[np.ndarray, Decoder]]:
+    """Non-negative scores first, then negative ones, each as its own part."""
     neg = x < 0
     for negative, mask in ((False, ~neg), (True, neg)):
         xp = x[mask]
@@ -520,14 +532,15 @@ def _sorted_sign_part(
     hi: float,
     negative: bool,
     owned: bool,
-) -> Iterator[tuple[np.ndarray, np.uint64, bool]]:
+) -> Iterator[tuple[np.ndarray, Decoder]]:
+    """Scores of one sign: the key offset is taken from the pattern of the highest score."""
     owned = owned and x.flags.c_contiguous
     if lo == 0.0:  # -0.0 and 0.0 tie, so give them the same bit pattern
         x = np.add(x, 0.0, out=x if owned else None)
         owned = True
     pattern = x.view(np.uint64)
-    # Non-negative scores: a larger pattern is a larger score; negative: a smaller score. The key
-    # offset is taken from the pattern of the highest score, so it grows as the score falls.
+    # Non-negative scores: a larger pattern is a larger score; negative: a smaller score. Either
+    # way the offset from the highest score's pattern grows as the score falls.
     base = _float_bits(hi)
     span = abs(int(base) - int(_float_bits(lo)))
     if span >> (64 - bits) == 0:
@@ -536,15 +549,7 @@ def _sorted_sign_part(
             keys = np.subtract(pattern, base, out=out)
         else:
             keys = np.subtract(base, pattern, out=out)
-        keys <<= np.uint64(bits)
-        keys |= codes
-        if (span << bits) | ((1 << bits) - 1) < _FLOAT_INF:
-            # Keys below the pattern of +inf are ordered like the positive floats with the same
-            # bits, and numpy sorts float64 faster than uint64.
-            keys.view(np.float64).sort()
-        else:
-            keys.sort()
-        yield keys, base, negative
+        yield _pack_and_sort(keys, codes, bits, span), partial(_decode_sign, base, negative)
         return
     # Too wide: split by the leading bits of the magnitude's pattern, so every piece fits.
     piece = ((pattern & ~_SIGN) >> np.uint64(63 - bits)).astype(np.uint8)
@@ -557,13 +562,91 @@ def _sorted_sign_part(
         )
 
 
-def _decode(value_keys: np.ndarray, base: np.uint64, negative: bool) -> np.ndarray:
-    """Scores from the value part of packed keys (inverse of the offset in _sorted_sign_part)."""
+def _sorted_mixed_signs(
+    x: np.ndarray, codes: np.ndarray, lo: float, hi: float, owned: bool
+) -> Iterator[tuple[np.ndarray, Decoder]]:
+    """Scores of both signs, one class code bit (binary problems), in a single part.
+
+    Speed trick: rather than splitting by sign (four boolean gathers), scale by a power of two
+    so that |x| < 1, map float bits to order-preserving signed integers, and the whole range
+    then fits beside the code bit. Scaling is exact unless a value turns subnormal, which the
+    sorted keys reveal; then the scores are split by sign instead.
+    """
+    exponent = max(0, int(np.frexp(max(-lo, hi))[1]))  # max |x| < 2**exponent
+    in_place = owned and exponent == 0 and x.flags.c_contiguous  # x is kept for the fallback
+    scaled = np.multiply(x, 2.0**-exponent, out=x if in_place else None)
+    scaled += 0.0  # -0.0 and 0.0 tie
+    ints = scaled.view(np.int64)
+    flip = ints >> 63  # negative scores: flip the magnitude bits so that integers order floats
+    flip &= _MAGNITUDE
+    ints ^= flip
+    del flip
+    top = _order_int(hi * 2.0**-exponent)
+    span = top - _order_int(lo * 2.0**-exponent)  # < 2**63: fits beside the code bit
+    keys = np.subtract(top, ints, out=ints).view(np.uint64)  # grows as the score falls
+    keys = _pack_and_sort(keys, codes, 1, span)
+    if exponent and _tiny_after_scaling(keys, top, span) > np.count_nonzero(x == 0):
+        yield from _sorted_by_sign(x, codes, 1)
+        return
+    yield keys, partial(_decode_mixed, top, exponent)
+
+
+def _order_int(value: float) -> int:
+    """The order-preserving integer of a float (as in _sorted_mixed_signs)."""
+    i = int(np.array(value + 0.0).view(np.int64))
+    return i ^ 0x7FFFFFFFFFFFFFFF if i < 0 else i
+
+
+def _tiny_after_scaling(keys: np.ndarray, top: int, span: int) -> int:
+    """How many scaled scores are zero or subnormal (below 2**-1022 in magnitude).
+
+    Scaling was exact if these are just the zeros of the data. Sorted keys are
+    ``(top - order integer) << 1 | code`` and the order integers of zero and subnormals fill
+    [-2**52, 2**52), so two binary searches count them (no pass over the data).
+    """
+
+    def key(i: int) -> int:
+        return min(max(top - i, 0), span) << 1
+
+    tiny = 1 << 52
+    bounds = np.array([key(tiny - 1), key(-tiny) + 2], dtype=np.uint64)
+    first, stop = np.searchsorted(keys, bounds).tolist()
+    return stop - first
+
+
+def _pack_and_sort(keys: np.ndarray, codes: np.ndarray, bits: int, span: int) -> np.ndarray:
+    """Shift the value offsets up, put the class codes in the low bits, sort in place."""
+    keys <<= np.uint64(bits)
+    keys |= codes
+    if (span << bits) | ((1 << bits) - 1) < _FLOAT_INF:
+        # Keys below the pattern of +inf are ordered like the positive floats with the same
+        # bits, and numpy sorts float64 faster than uint64.
+        keys.view(np.float64).sort()
+    else:
+        keys.sort()
+    return keys
+
+
+def _decode_sign(base: np.uint64, negative: bool, value_keys: np.ndarray) -> np.ndarray:
+    """Scores from the value part of packed keys (inverse of _sorted_sign_part's offset)."""
     if negative:
         value_keys += base
     else:
         np.subtract(base, value_keys, out=value_keys)
     return value_keys.view(np.float64)
+
+
+def _decode_mixed(top: int, exponent: int, value_keys: np.ndarray) -> np.ndarray:
+    """Scores from the value part of packed keys (inverse of _sorted_mixed_signs)."""
+    ints = value_keys.view(np.int64)
+    np.subtract(top, ints, out=ints)
+    flip = ints >> 63
+    flip &= _MAGNITUDE
+    ints ^= flip
+    values = ints.view(np.float64)
+    if exponent:
+        values *= 2.0**exponent
+    return values
 
 
 # -- statistics built straight from data -------------------------------------------------------
@@ -615,7 +698,7 @@ def _u_row(codes: np.ndarray, x: np.ndarray, a: int, k: int) -> np.ndarray:
     a_seen = 0
     # A contiguous scratch copy of the column (one strided read), which then becomes the keys.
     column = np.array(x, dtype=np.float64, order="C")
-    for keys, _, _ in _sorted_parts(column, codes, bits, owned=True):
+    for keys, _ in _sorted_parts(column, codes, bits, owned=True):
         code = _take_codes(keys, bits)
         n, start = keys.size, 0
         while start < n:
