@@ -7,13 +7,11 @@ import json
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from clfeval import curves, scores
 from clfeval.scores import ScoreTable, pairwise_u, rowwise_counts
-
-SETTINGS = settings(max_examples=60, deadline=None)
 
 # Scores chosen to stress the packed-key sort: ties, +-0.0, both signs, subnormals, extremes
 # (which force the split into parts), and integer values.
@@ -53,7 +51,6 @@ def reference_table(codes, x, k, w):
     return uniq, counts
 
 
-@SETTINGS
 @given(samples())
 def test_table_matches_brute_force(data):
     codes, x, k, w = data
@@ -67,7 +64,6 @@ def test_table_matches_brute_force(data):
     assert len(table) == uniq.size
 
 
-@SETTINGS
 @given(samples(), st.randoms(use_true_random=False))
 def test_table_invariant_to_sample_order(data, rnd):
     codes, x, k, w = data
@@ -81,7 +77,6 @@ def test_table_invariant_to_sample_order(data, rnd):
     np.testing.assert_allclose(a.counts, b.counts, rtol=1e-12, atol=1e-12)
 
 
-@SETTINGS
 @given(samples(weighted=False), st.integers(0, 40), st.booleans())
 def test_merge_equals_table_of_concatenation(data, cut, weighted_half):
     codes, x, k, _ = data
@@ -101,7 +96,6 @@ def test_merge_equals_table_of_concatenation(data, cut, weighted_half):
         np.testing.assert_array_equal(mixed.counts, whole.counts)
 
 
-@SETTINGS
 @given(samples(weighted=True), st.integers(0, 40), st.integers(0, 40))
 def test_weighted_merge_is_associative(data, i, j):
     codes, x, k, w = data
@@ -227,7 +221,6 @@ def brute_u(codes, s, k):
     return u
 
 
-@SETTINGS
 @given(st.integers(1, 30), st.integers(2, 6), st.sampled_from(["round", "special", "float"]), st.data())
 def test_pairwise_u_matches_brute_force(n, k, kind, data):
     codes = np.array(data.draw(st.lists(st.integers(0, k - 1), min_size=n, max_size=n)))
@@ -267,7 +260,6 @@ def test_pairwise_u_errors():
         pairwise_u([0, 5], np.ones((2, 2)), 2)
 
 
-@SETTINGS
 @given(st.integers(1, 12), st.integers(1, 6), st.data())
 def test_rowwise_counts_are_per_row_tables(n, m, data):
     rng = np.random.default_rng(data.draw(st.integers(0, 2**16)))
@@ -285,7 +277,6 @@ def test_rowwise_counts_are_per_row_tables(n, m, data):
 # -- curve formulas --------------------------------------------------------------------------------
 
 
-@SETTINGS
 @given(samples(max_classes=2, weighted=False))
 def test_roc_auc_is_mann_whitney_probability(data):
     codes, x, _, _ = data
@@ -348,3 +339,23 @@ def test_hand_till_pairs():
     support = np.array([2, 2, 0])
     s, w = curves.hand_till_pairs(u, support)  # class 2 is absent: one pair
     assert s.tolist() == [(3 / 4 + 1 / 4) / 2] and w.tolist() == [1.0]
+
+
+@given(samples(max_classes=2, weighted=False))
+def test_compact_negatives_read_the_same(data):
+    codes, x, _, _ = data
+    if x.size == 0:
+        return
+    table = ScoreTable.from_codes(codes, x, classes=[0, 1])
+    neg, pos = table.binary_counts()
+    compact = table.binary_counts(compact=True)
+    for drop in (True, False):
+        for points in (curves.roc_points, curves.precision_recall_points, curves.det_points):
+            with np.errstate(invalid="ignore", divide="ignore"):
+                for a, b in zip(points(neg, pos, table.scores, drop), points(*compact, table.scores, drop)):
+                    np.testing.assert_array_equal(a, b)
+    for formula in (curves.roc_auc, curves.average_precision):
+        np.testing.assert_array_equal(formula(neg, pos), formula(*compact))
+    np.testing.assert_array_equal(
+        curves.partial_roc_auc(neg, pos, 0.4), curves.partial_roc_auc(*compact, 0.4)
+    )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from . import metrics
 from .counts import ConfusionCounts, MultilabelCounts
 from .exceptions import UndefinedMetricWarning
+from .scores import ScoreTable
 
-__all__ = ["metrics", "ConfusionCounts", "MultilabelCounts", "UndefinedMetricWarning"]
+__all__ = ["metrics", "ConfusionCounts", "MultilabelCounts", "ScoreTable", "UndefinedMetricWarning"]
 __version__ = "0.1.0"

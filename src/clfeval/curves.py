@@ -3,9 +3,11 @@ average precision and the pairwise (Mann-Whitney) AUCs of multiclass problems.
 
 Inputs are per-score counts, highest score first: ``neg`` and ``pos`` (the two columns of a
 binary :class:`~clfeval.scores.ScoreTable`, e.g. from ``table.binary_counts()``), or a whole
-(D, k) count table. Area formulas accept any leading batch shape, ``(..., D)``; positions whose
-counts are all zero are allowed anywhere (they add nothing), which is how padded batches of
-tables of different sizes are read.
+(D, k) count table. ``neg=None`` means that every score holds exactly one sample, so that
+``neg = 1 - pos`` (``table.binary_counts(compact=True)``): the formulas then skip a cumulative
+sum. Area formulas accept any leading batch shape, ``(..., D)``; positions whose counts are all
+zero are allowed anywhere (they add nothing), which is how padded batches of tables of
+different sizes are read.
 
 >>> neg, pos = np.array([0, 1, 1]), np.array([1, 1, 0])  # scores 0.8, 0.4, 0.1
 >>> roc_auc(neg, pos)
@@ -45,13 +47,24 @@ def _total(a: np.ndarray) -> np.ndarray:
     return np.count_nonzero(a, axis=-1) if a.dtype.kind == "b" else a.sum(axis=-1)
 
 
-def count_totals(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def count_totals(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Total negatives and positives (over the last axis) of per-score counts.
 
     >>> [int(t) for t in count_totals(np.array([True, False]), np.array([0, 3]))]
     [1, 3]
     """
-    return _total(neg), _total(pos)
+    pos = np.asarray(pos)
+    p_total = _total(pos)
+    if neg is None:
+        return pos.shape[-1] - p_total, p_total
+    return _total(np.asarray(neg)), p_total
+
+
+def _negatives(neg: np.ndarray | None, pos: np.ndarray) -> np.ndarray:
+    """Per-score negative counts, also when given as None (one sample per score)."""
+    if neg is None:
+        return np.logical_not(pos) if pos.dtype == np.bool_ else 1 - pos
+    return np.asarray(neg)
 
 
 def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -76,8 +89,18 @@ def _cumsum(a: np.ndarray) -> np.ndarray:
     return np.cumsum(a, axis=-1)
 
 
-def _cumulative(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return _cumsum(neg), _cumsum(pos)
+def _ranks(d: int, dtype: np.dtype) -> np.ndarray:
+    """1, 2, ..., d: the number of samples at or above each score when each score has one."""
+    return np.arange(1, d + 1, dtype=dtype)
+
+
+def _cumulative(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Cumulative (fps, tps) along the last axis."""
+    tps = _cumsum(pos)
+    if neg is None:
+        fps = _ranks(tps.shape[-1], tps.dtype) - tps
+        return fps, tps
+    return _cumsum(neg), tps
 
 
 def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
@@ -89,9 +112,9 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     >>> roc_auc(np.array([[1, 1], [0, 2]]), np.array([[1, 1], [2, 0]])).tolist()
     [0.5, 1.0]
     """
-    neg = np.asarray(neg)
     pos = np.asarray(pos)
     n_total, p_total = count_totals(neg, pos)
+    neg = _negatives(neg, pos)
     tps = _cumsum(pos)
     # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
     # tps + tps_before = 2 tps - pos.
@@ -111,8 +134,7 @@ def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
     >>> partial_roc_auc(np.array([0, 1, 1]), np.array([1, 1, 0]), 0.5)
     0.8333333333333333
     """
-    fps = np.cumsum(neg)
-    tps = np.cumsum(pos)
+    fps, tps = _cumulative(neg, np.asarray(pos))
     if fps.size == 0 or fps[-1] <= 0 or tps[-1] <= 0:
         return float("nan")
     fpr = np.concatenate(([0.0], fps / fps[-1]))
@@ -135,12 +157,14 @@ def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     >>> average_precision(np.array([0, 1, 1]), np.array([1, 1, 0]))
     0.8333333333333333
     """
-    neg = np.asarray(neg)
     pos = np.asarray(pos)
     _, p_total = count_totals(neg, pos)
     tps = _cumsum(pos)
-    predicted = _cumsum(neg)
-    predicted += tps
+    if neg is None:
+        predicted = _ranks(tps.shape[-1], tps.dtype)
+    else:
+        predicted = _cumsum(np.asarray(neg))
+        predicted += tps
     # precision at each score; positions with no positives add nothing, whatever their precision
     if predicted.size and (predicted[..., 0] > 0).all():  # cumulative, so no zero anywhere
         precision = np.divide(tps, predicted)
@@ -153,20 +177,28 @@ def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     return float(out) if out.ndim == 0 else out
 
 
-def _roc_corners(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _roc_corners(
+    neg: np.ndarray | None, pos: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the ROC points not collinear with both neighbours, with (fps, tps) there."""
-    d = neg.size
+    d = pos.size
     keep = np.empty(d, dtype=bool)
     keep[0] = keep[-1] = True
-    if _is_integer(neg) and _is_integer(pos):
+    if neg is None or (_is_integer(neg) and _is_integer(pos)):
         # Speed trick: with integer counts the second difference of the cumulative counts is the
         # first difference of the counts, so corners come from the counts themselves (no
-        # temporary difference arrays).
-        np.not_equal(neg[1:-1], neg[2:], out=keep[1:-1])
-        keep[1:-1] |= pos[1:-1] != pos[2:]
+        # temporary difference arrays), and cumulative counts are gathered at the corners only.
+        np.not_equal(pos[1:-1], pos[2:], out=keep[1:-1])
+        if neg is not None:
+            keep[1:-1] |= neg[1:-1] != neg[2:]
         idx = np.flatnonzero(keep)
-        fps, tps = _cumulative(neg, pos)
-        return idx, fps[idx], tps[idx]
+        tps = _cumsum(pos)[idx]
+        if neg is None:  # one sample per score: fps = rank - tps
+            fps = idx + 1
+            fps -= tps
+        else:
+            fps = _cumsum(neg)[idx]
+        return idx, fps, tps
     # Float weights: test the cumulative sums themselves, as scikit-learn does (same rounding).
     fps, tps = _cumulative(neg, pos)
     dfps, dtps = np.diff(fps), np.diff(tps)
@@ -204,8 +236,9 @@ def roc_points(
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 1.0], [0.0, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.1])
     """
-    neg, pos = np.asarray(neg), np.asarray(pos)
-    if drop_intermediate and neg.size > 2:
+    neg = None if neg is None else np.asarray(neg)
+    pos = np.asarray(pos)
+    if drop_intermediate and pos.size > 2:
         idx, fps, tps = _roc_corners(neg, pos)
     else:
         idx = None
@@ -237,17 +270,21 @@ def precision_recall_points(
     >>> p.tolist(), r.tolist(), t.tolist()
     ([0.5, 0.6666666666666666, 1.0, 1.0], [1.0, 1.0, 0.5, 0.0], [0.1, 0.4, 0.8])
     """
-    fps, tps = _cumulative(np.asarray(neg), np.asarray(pos))
-    if drop_intermediate and fps.size > 2:
+    pos = np.asarray(pos)
+    tps = _cumsum(pos)
+    if neg is None:  # one sample per score: everything ranked so far is predicted positive
+        predicted = _ranks(tps.size, tps.dtype)
+    else:
+        predicted = _cumsum(np.asarray(neg))
+        predicted += tps
+    if drop_intermediate and tps.size > 2:
         keep = _keep_tps_steps(tps)
-        fps, tps, scores = fps[keep], tps[keep], scores[keep]
+        predicted, tps, scores = predicted[keep], tps[keep], scores[keep]
     d = tps.size
     precision, recall = np.empty(d + 1), np.empty(d + 1)
     precision[d], recall[d] = 1.0, 0.0
     # Written through reversed views: the points come out by increasing threshold, no copies.
     prec_rev, rec_rev = precision[d - 1 :: -1], recall[d - 1 :: -1]
-    predicted = fps
-    predicted += tps
     if d and predicted[0] > 0:  # cumulative, so then nothing is 0
         np.divide(tps, predicted, out=prec_rev)
     elif d:
@@ -273,7 +310,7 @@ def det_points(
     >>> f.tolist(), m.tolist(), t.tolist()
     ([0.5, 0.0], [0.0, 0.5], [0.4, 0.8])
     """
-    fps, tps = _cumulative(np.asarray(neg), np.asarray(pos))
+    fps, tps = _cumulative(None if neg is None else np.asarray(neg), np.asarray(pos))
     fps = np.concatenate(([0], fps))
     tps = np.concatenate(([0], tps))
     thresholds = np.concatenate(([np.inf], scores))

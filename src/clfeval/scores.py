@@ -280,10 +280,14 @@ class ScoreTable:
             )
         return hits[0]
 
-    def binary_counts(self, positive: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    def binary_counts(
+        self, positive: int = -1, compact: bool = False
+    ) -> tuple[np.ndarray | None, np.ndarray]:
         """(negative, positive) counts at each score: column ``positive`` against all the others.
 
         Counts may come back as booleans (one sample per score); the curve formulas accept that.
+        With ``compact``, the negatives come back as None when every score holds one sample
+        (they are then ``1 - pos``), which the formulas of :mod:`clfeval.curves` read faster.
 
         >>> neg, pos = ScoreTable.from_labels([0, 1, 2], [0.1, 0.5, 0.5]).binary_counts(1)
         >>> neg.tolist(), pos.tolist()
@@ -296,7 +300,7 @@ class ScoreTable:
                 pos = self._codes.view(np.bool_)  # codes are 0/1: no copy
             else:
                 pos = self._codes == positive
-            return ~pos, pos
+            return (None if compact else ~pos), pos
         pos = self._counts[:, positive]
         if k == 2:
             return self._counts[:, 1 - positive], pos
@@ -568,27 +572,32 @@ def _sorted_mixed_signs(
     """Scores of both signs, one class code bit (binary problems), in a single part.
 
     Speed trick: rather than splitting by sign (four boolean gathers), scale by a power of two
-    so that |x| < 1, map float bits to order-preserving signed integers, and the whole range
-    then fits beside the code bit. Scaling is exact unless a value turns subnormal, which the
-    sorted keys reveal; then the scores are split by sign instead.
+    so that |x| < 2**-512, map float bits to order-preserving signed integers, and the whole
+    range then fits beside the code bit (below the pattern of +inf, so it sorts as float64).
+    Scaling is exact unless a value turns subnormal, which the sorted keys reveal; then the
+    scores are split by sign instead.
     """
-    exponent = max(0, int(np.frexp(max(-lo, hi))[1]))  # max |x| < 2**exponent
-    in_place = owned and exponent == 0 and x.flags.c_contiguous  # x is kept for the fallback
-    scaled = np.multiply(x, 2.0**-exponent, out=x if in_place else None)
+    shift = int(np.frexp(max(-lo, hi))[1]) + 512  # max |x| < 2**(shift - 512)
+    if shift > 1022:  # |x| >= 2**510: 2**-shift itself would be subnormal
+        yield from _sorted_by_sign(x, codes, 1)
+        return
+    in_place = owned and shift <= 0 and x.flags.c_contiguous  # else x is kept for the fallback
+    scaled = np.multiply(x, 2.0**-shift, out=x if in_place else None)
     scaled += 0.0  # -0.0 and 0.0 tie
     ints = scaled.view(np.int64)
     flip = ints >> 63  # negative scores: flip the magnitude bits so that integers order floats
     flip &= _MAGNITUDE
     ints ^= flip
     del flip
-    top = _order_int(hi * 2.0**-exponent)
-    span = top - _order_int(lo * 2.0**-exponent)  # < 2**63: fits beside the code bit
+    top = _order_int(hi * 2.0**-shift)
+    span = top - _order_int(lo * 2.0**-shift)  # < 2**62
     keys = np.subtract(top, ints, out=ints).view(np.uint64)  # grows as the score falls
     keys = _pack_and_sort(keys, codes, 1, span)
-    if exponent and _tiny_after_scaling(keys, top, span) > np.count_nonzero(x == 0):
+    tiny = _tiny_after_scaling(keys, top, span) if shift > 0 else 0
+    if tiny and tiny > np.count_nonzero(x == 0):  # scaling lost something: split by sign
         yield from _sorted_by_sign(x, codes, 1)
         return
-    yield keys, partial(_decode_mixed, top, exponent)
+    yield keys, partial(_decode_mixed, top, shift)
 
 
 def _order_int(value: float) -> int:
@@ -636,16 +645,15 @@ def _decode_sign(base: np.uint64, negative: bool, value_keys: np.ndarray) -> np.
     return value_keys.view(np.float64)
 
 
-def _decode_mixed(top: int, exponent: int, value_keys: np.ndarray) -> np.ndarray:
+def _decode_mixed(top: int, shift: int, value_keys: np.ndarray) -> np.ndarray:
     """Scores from the value part of packed keys (inverse of _sorted_mixed_signs)."""
-    ints = value_keys.view(np.int64)
-    np.subtract(top, ints, out=ints)
-    flip = ints >> 63
-    flip &= _MAGNITUDE
-    ints ^= flip
-    values = ints.view(np.float64)
-    if exponent:
-        values *= 2.0**exponent
+    # Keys are sorted, so the non-negative scores (order integer i = top - key >= 0, pattern i)
+    # come first and the negative ones (pattern: sign bit + magnitude -1 - i) after them.
+    first_negative = int(np.searchsorted(value_keys, np.uint64(top), side="right"))
+    np.subtract(np.uint64(top), value_keys[:first_negative], out=value_keys[:first_negative])
+    value_keys[first_negative:] += np.uint64((int(_SIGN) - top - 1) % (1 << 64))
+    values = value_keys.view(np.float64)
+    values *= 2.0**shift
     return values
 
 

@@ -11,5 +11,7 @@ from .classification import *  # noqa: F401,F403
 from .classification import __all__ as _classification_all
 from .probabilistic import *  # noqa: F401,F403
 from .probabilistic import __all__ as _probabilistic_all
+from .ranking import *  # noqa: F401,F403
+from .ranking import __all__ as _ranking_all
 
-__all__ = list(_classification_all) + list(_probabilistic_all)
+__all__ = list(_classification_all) + list(_ranking_all) + list(_probabilistic_all)

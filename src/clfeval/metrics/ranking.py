@@ -90,7 +90,11 @@ def _labels_1d(y_true: Any, func: str) -> np.ndarray:
 
 
 def _scores_1d(y_score: Any, func: str) -> np.ndarray:
-    s = as_score_array(y_score, "y_score")
+    return _one_column(as_score_array(y_score, "y_score"), func)
+
+
+def _one_column(s: np.ndarray, func: str) -> np.ndarray:
+    """Validated scores as one column (an (n, 1) matrix is accepted, as scikit-learn does)."""
     if s.ndim == 2 and s.shape[1] == 1:
         s = s[:, 0]
     if s.ndim != 1:
@@ -199,7 +203,7 @@ def roc_curve(
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
     table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "roc_curve")
-    neg, pos = table.binary_counts()
+    neg, pos = table.binary_counts(compact=True)
     n_total, p_total = table.totals
     if n_total <= 0:
         warnings.warn(_NO_NEGATIVE, UndefinedMetricWarning, stacklevel=2)
@@ -225,7 +229,7 @@ def precision_recall_curve(
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
     table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "precision_recall_curve")
-    neg, pos = table.binary_counts()
+    neg, pos = table.binary_counts(compact=True)
     if table.totals[1] <= 0:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
     precision, recall, thresholds = precision_recall_points(
@@ -258,7 +262,7 @@ def det_curve(
         warnings.warn(_NO_POSITIVE_DET, UndefinedMetricWarning, stacklevel=2)
     if n_total <= 0:
         warnings.warn(_NO_NEGATIVE_DET, UndefinedMetricWarning, stacklevel=2)
-    neg, pos = table.binary_counts()
+    neg, pos = table.binary_counts(compact=True)
     return det_points(neg, pos, table.scores, drop_intermediate)
 
 
@@ -335,14 +339,14 @@ def _binary_auc(
     if n_pos == 0 or n_pos == is_pos.size:
         warn(_ONE_CLASS)
         return float("nan")
-    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w, owned).binary_counts()
+    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w, owned).binary_counts(compact=True)
     return _auc_of_counts(neg, pos, max_fpr, warn)
 
 
 def _binary_ap(
     is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, warn: _WarnOnce
 ) -> float:
-    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts()
+    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts(compact=True)
     return _ap_of_counts(neg, pos, warn)
 
 
@@ -389,7 +393,7 @@ def roc_auc_score(
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         return _multiclass_roc_auc(y, s, labels, multi_class, average, w, max_fpr, classes, warn)
     if kind == "binary":
-        s = _scores_1d(s, "roc_auc_score")
+        s = _one_column(s, "roc_auc_score")
         if classes.size < 2:
             warn(_ONE_CLASS)
             return float("nan")
@@ -429,7 +433,7 @@ def average_precision_score(
                 f"pos_label={pos_label!r} is not a valid label: y_true's labels are "
                 f"{present.tolist()}. Pass one of them as pos_label."
             )
-        s = _scores_1d(s, "average_precision_score")
+        s = _one_column(s, "average_precision_score")
         return _binary_ap(_is_label(y, pos_label), s, w, warn)
     if kind in ("multilabel-indicator", "multiclass"):
         if not (isinstance(pos_label, numbers.Number) and pos_label == 1):
