@@ -18,6 +18,7 @@ import numpy as np
 __all__ = [
     "as_array",
     "as_score_array",
+    "as_1d",
     "check_consistent_length",
     "check_sample_weight",
     "target_kind",
@@ -155,6 +156,19 @@ def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
             f"{name} contains {int(bad.sum())} infinite value(s); the first is at position "
             f"{_first_position(bad)}. Scores must be finite."
         )
+    return arr
+
+
+def as_1d(arr: np.ndarray, message: str) -> np.ndarray:
+    """Squeeze an (n, 1) column to 1-D; anything else not 1-D raises ``message`` (shape appended).
+
+    >>> as_1d(np.array([[1], [2]]), "need 1-D").tolist()
+    [1, 2]
+    """
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{message} (got shape {arr.shape}).")
     return arr
 
 

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 import numpy as np
 
 from .labels import (
+    as_1d,
     as_array,
     as_score_array,
     check_consistent_length,
@@ -368,15 +369,10 @@ class ScoreTable:
 
 def _one_column(scores: Any) -> np.ndarray:
     """A single score column as a 1-D finite float array."""
-    x = as_score_array(scores, "scores")
-    if x.ndim == 2 and x.shape[1] == 1:
-        x = x[:, 0]
-    if x.ndim != 1:
-        raise ValueError(
-            f"a ScoreTable holds one score column, got scores of shape {x.shape}; "
-            "build one table per column."
-        )
-    return x
+    return as_1d(
+        as_score_array(scores, "scores"),
+        "a ScoreTable holds one score column; build one table per column",
+    )
 
 
 # -- building: group samples by distinct score -------------------------------------------------

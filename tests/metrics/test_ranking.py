@@ -4,6 +4,7 @@ properties and bad input."""
 from __future__ import annotations
 
 import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -57,8 +58,6 @@ LABEL_PAIRS = [
     np.array([-1, 1]),
     *(label_pool(d, 2) for d in ("str", "bool", "float", "uint", "bigint", "object_str")),
 ]
-# Exactly representable weights: sums are exact, so even collinearity tests agree bit for bit.
-DYADIC = [0.0, 0.25, 0.5, 1.0, 1.5, 3.0]
 
 
 @st.composite

@@ -18,6 +18,7 @@ import numpy as np
 
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.labels import (
+    as_1d,
     as_array,
     as_score_array,
     check_consistent_length,
@@ -55,15 +56,11 @@ def _read_scores(y: Any, name: str) -> np.ndarray:
 
 
 def _read_labels_1d(y_true: Any) -> np.ndarray:
-    yt = as_array(y_true, "y_true")
-    if yt.ndim == 2 and yt.shape[1] == 1:
-        yt = yt[:, 0]
-    if yt.ndim != 1:
-        raise ValueError(
-            f"y_true must be a 1-D array of class labels, got shape {yt.shape}. "
-            "Multilabel (indicator) targets are not supported here."
-        )
-    return yt
+    return as_1d(
+        as_array(y_true, "y_true"),
+        "y_true must be a 1-D array of class labels; multilabel (indicator) targets are not "
+        "supported here",
+    )
 
 
 def _check_unit_interval(proba: np.ndarray, name: str) -> None:

@@ -30,6 +30,7 @@ from ..curves import (
 )
 from ..exceptions import UndefinedMetricWarning
 from ..labels import (
+    as_1d,
     as_array,
     as_score_array,
     check_consistent_length,
@@ -78,15 +79,11 @@ class _WarnOnce:
 
 
 def _labels_1d(y_true: Any, func: str) -> np.ndarray:
-    y = as_array(y_true, "y_true")
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        raise ValueError(
-            f"{func} needs y_true of shape (n_samples,), got shape {y.shape}. For multilabel "
-            "data call it once per label column."
-        )
-    return y
+    return as_1d(
+        as_array(y_true, "y_true"),
+        f"{func} needs y_true of shape (n_samples,); for multilabel data call it once per label "
+        "column",
+    )
 
 
 def _scores_1d(y_score: Any, func: str) -> np.ndarray:
