@@ -358,6 +358,21 @@ def _check_max_fpr(max_fpr: Any) -> None:
         raise ValueError(f"max_fpr must be a number in (0, 1] or None, got {max_fpr!r}.")
 
 
+def _read_scored_targets(
+    y_true: Any, y_score: Any, sample_weight: Any, func: str
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, str, np.ndarray]:
+    """Validate (y_true, y_score, sample_weight) for an area metric; y_true's kind and labels."""
+    y = as_array(y_true, "y_true")
+    s = as_score_array(y_score, "y_score")
+    n = check_consistent_length(y_true=y, y_score=s)
+    _check_nonempty(n, func)
+    w = check_sample_weight(sample_weight, n)
+    kind, classes = target_kind(y, "y_true")
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    return y, s, w, kind, classes
+
+
 def roc_auc_score(
     y_true: Any,
     y_score: Any,
@@ -378,14 +393,7 @@ def roc_auc_score(
     if multi_class not in ("raise", "ovr", "ovo"):
         raise ValueError(f"multi_class must be 'raise', 'ovr' or 'ovo', got {multi_class!r}.")
     _check_max_fpr(max_fpr)
-    y = as_array(y_true, "y_true")
-    s = as_score_array(y_score, "y_score")
-    n = check_consistent_length(y_true=y, y_score=s)
-    _check_nonempty(n, "roc_auc_score")
-    w = check_sample_weight(sample_weight, n)
-    kind, classes = target_kind(y, "y_true")
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
+    y, s, w, kind, classes = _read_scored_targets(y_true, y_score, sample_weight, "roc_auc_score")
     warn = _WarnOnce()
     if kind == "multiclass" or (kind == "binary" and s.ndim == 2 and s.shape[1] > 2):
         return _multiclass_roc_auc(y, s, labels, multi_class, average, w, max_fpr, classes, warn)
@@ -415,14 +423,7 @@ def average_precision_score(
     0.8333333333333333
     """
     _check_average(average)
-    y = as_array(y_true, "y_true")
-    s = as_score_array(y_score, "y_score")
-    n = check_consistent_length(y_true=y, y_score=s)
-    _check_nonempty(n, "average_precision_score")
-    w = check_sample_weight(sample_weight, n)
-    kind, present = target_kind(y, "y_true")
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
+    y, s, w, kind, present = _read_scored_targets(y_true, y_score, sample_weight, "average_precision_score")
     warn = _WarnOnce()
     if kind == "binary":
         if present.size == 2 and not _is_label(present, pos_label).any():
