@@ -1,0 +1,42 @@
+"""Write files all at once or not at all: a temporary file in the same folder, renamed on success.
+
+>>> import tempfile, pathlib
+>>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+>>> with atomic_write(target) as f:
+...     _ = f.write("hello")
+>>> target.read_text()
+'hello'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+__all__ = ["atomic_write"]
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; rename it to ``path`` only if the block succeeds.
+
+    On an error the temporary file is removed and ``path`` is left as it was.
+    """
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise FileNotFoundError(f"cannot write {target}: folder {folder} does not exist.")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    if "b" in mode:
+        encoding = None
+    try:
+        with os.fdopen(fd, mode, encoding=encoding) as f:
+            yield f
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise

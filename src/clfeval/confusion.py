@@ -1,0 +1,174 @@
+"""The confusion matrix as an Evaluation shows it: counts, normalised views and per-class tables.
+
+:class:`ConfusionMatrix` is a read-only view over the sufficient statistic (a (k, k) table for
+binary and multi-class tasks, per-label 2 x 2 tables for multilabel ones). It computes nothing
+from raw data.
+
+>>> cm = ConfusionMatrix.from_matrix(["cat", "dog"], [[3, 1], [2, 4]])
+>>> cm.normalized("true").round(3).tolist()
+[[0.75, 0.25], [0.333, 0.667]]
+>>> cm.textbook()[1].tolist()  # class "dog": [[TP, FN], [FP, TN]]
+[[4, 2], [1, 3]]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from .measures import one_vs_rest, ratio
+
+__all__ = ["ConfusionMatrix"]
+
+Normalize = Literal["true", "pred", "all"]
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a = np.array(a)
+    a.flags.writeable = False
+    return a
+
+
+class ConfusionMatrix:
+    """Counts (or weights) of true against predicted classes, with the views people ask for.
+
+    ``counts`` is (k, k), rows = true class, columns = predicted, over ``labels`` in order; it is
+    None for multilabel tasks, whose per-label 2 x 2 tables are in :meth:`sklearn_layout`.
+
+    >>> cm = ConfusionMatrix.from_matrix([0, 1, 2], [[2, 0, 0], [1, 1, 0], [0, 0, 3]])
+    >>> cm.per_class()["fp"].tolist()
+    [1, 0, 0]
+    """
+
+    __slots__ = ("_labels", "_names", "_counts", "_tables")
+
+    def __init__(
+        self,
+        labels: Any,
+        counts: np.ndarray | None,
+        tables: np.ndarray,
+        names: list[str] | None = None,
+    ) -> None:
+        self._labels = _frozen(np.asarray(labels).reshape(-1))
+        self._counts = None if counts is None else _frozen(counts)
+        self._tables = _frozen(tables)
+        self._names = list(names) if names is not None else [str(v) for v in self._labels.tolist()]
+        if len(self._names) != self._labels.size:
+            raise ValueError(
+                f"{len(self._names)} names given for {self._labels.size} labels; give one per label."
+            )
+
+    @classmethod
+    def from_matrix(cls, labels: Any, counts: Any, names: list[str] | None = None) -> ConfusionMatrix:
+        """From a (k, k) table, rows = true, columns = predicted.
+
+        >>> ConfusionMatrix.from_matrix(["a", "b"], [[1, 2], [0, 3]]).total
+        6
+        """
+        counts = np.asarray(counts)
+        k = np.asarray(labels).reshape(-1).size
+        if counts.shape != (k, k):
+            raise ValueError(f"counts must have shape ({k}, {k}) for {k} labels, got {counts.shape}.")
+        tp, fp, fn, tn = one_vs_rest(counts)
+        tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
+        return cls(labels, counts, tables, names)
+
+    @classmethod
+    def from_label_tables(
+        cls, labels: Any, tables: Any, names: list[str] | None = None
+    ) -> ConfusionMatrix:
+        """Multilabel: from per-label (L, 2, 2) tables in scikit-learn's [[TN, FP], [FN, TP]] order.
+
+        >>> ConfusionMatrix.from_label_tables([0, 1], [[[1, 0], [0, 1]], [[0, 1], [1, 0]]]).counts is None
+        True
+        """
+        return cls(labels, None, np.asarray(tables), names)
+
+    # -- reading ---------------------------------------------------------------------------------
+
+    @property
+    def labels(self) -> np.ndarray:
+        """The classes in row/column order."""
+        return self._labels
+
+    @property
+    def names(self) -> list[str]:
+        """Display names of the classes."""
+        return list(self._names)
+
+    @property
+    def counts(self) -> np.ndarray | None:
+        """(k, k) counts or weights, rows = true class, columns = predicted; None for multilabel."""
+        return self._counts
+
+    @property
+    def total(self) -> Any:
+        """Total count (int) or weight (float) of the evaluated samples."""
+        if self._counts is not None:
+            return self._counts.sum().item()
+        return self._tables[0].sum().item() if self._tables.shape[0] else 0
+
+    def normalized(self, by: Normalize = "true") -> np.ndarray:
+        """Counts divided by row sums ("true"), column sums ("pred") or the total ("all").
+
+        A row or column with no samples gives NaN, not 0: there is nothing to divide.
+
+        >>> ConfusionMatrix.from_matrix([0, 1], [[1, 1], [0, 0]]).normalized("true").tolist()
+        [[0.5, 0.5], [nan, nan]]
+        """
+        if self._counts is None:
+            raise ValueError("a multilabel task has no k x k matrix to normalise; use sklearn_layout().")
+        c = self._counts
+        if by == "true":
+            return ratio(c, c.sum(axis=1, keepdims=True) + np.zeros_like(c))
+        if by == "pred":
+            return ratio(c, c.sum(axis=0, keepdims=True) + np.zeros_like(c))
+        if by == "all":
+            return ratio(c, np.full_like(c, c.sum()))
+        raise ValueError(f"by must be 'true', 'pred' or 'all', got {by!r}.")
+
+    def per_class(self) -> dict[str, np.ndarray]:
+        """One-vs-rest counts of each class: {"tp", "fn", "fp", "tn"}, each (k,).
+
+        >>> {k: v.tolist() for k, v in ConfusionMatrix.from_matrix([0, 1], [[5, 1], [2, 3]]).per_class().items()}
+        {'tp': [5, 3], 'fn': [1, 2], 'fp': [2, 1], 'tn': [3, 5]}
+        """
+        t = self._tables
+        return {"tp": t[:, 1, 1], "fn": t[:, 1, 0], "fp": t[:, 0, 1], "tn": t[:, 0, 0]}
+
+    def textbook(self) -> np.ndarray:
+        """(k, 2, 2) tables in the textbook layout: [[TP, FN], [FP, TN]] (actual P/N by predicted P/N).
+
+        >>> ConfusionMatrix.from_matrix([0, 1], [[5, 1], [2, 3]]).textbook()[1].tolist()
+        [[3, 2], [1, 5]]
+        """
+        return self._tables[:, ::-1, ::-1].copy()
+
+    def sklearn_layout(self) -> np.ndarray:
+        """(k, 2, 2) tables as ``sklearn.metrics.multilabel_confusion_matrix``: [[TN, FP], [FN, TP]].
+
+        >>> ConfusionMatrix.from_matrix([0, 1], [[5, 1], [2, 3]]).sklearn_layout()[1].tolist()
+        [[5, 1], [2, 3]]
+        """
+        return self._tables.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python form (NaN in the normalised views left as float NaN; see Evaluation.to_dict)."""
+        out: dict[str, Any] = {
+            "labels": self._labels.tolist(),
+            "names": self.names,
+            "per_class": {k: v.tolist() for k, v in self.per_class().items()},
+        }
+        if self._counts is not None:
+            out["counts"] = self._counts.tolist()
+            out["normalized"] = {by: self.normalized(by).tolist() for by in ("true", "pred", "all")}
+        else:
+            out["counts"] = None
+            out["normalized"] = None
+        return out
+
+    def __repr__(self) -> str:
+        if self._counts is None:
+            return f"ConfusionMatrix(multilabel, labels={self._names}, total={self.total})"
+        return f"ConfusionMatrix(labels={self._names}, counts={self._counts.tolist()})"

@@ -1,0 +1,650 @@
+"""``evaluate()`` and the :class:`Evaluation` it returns: the object most users hold.
+
+One pass over the data builds the sufficient statistics (the confusion matrix, and with scores one
+ranking per class); the report, the curves, the areas and every output read them.
+
+>>> ev = evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+>>> ev.task, ev.threshold, ev.confusion.counts.tolist()
+('binary', 0.5, [[2, 0], [1, 1]])
+>>> round(ev.report.overall["roc_auc"], 4), round(ev.roc.main.area, 4)
+(0.75, 0.75)
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .confusion import ConfusionMatrix
+from .counts import ConfusionCounts, MultilabelCounts
+from .exceptions import UndefinedMetricWarning
+from .labels import (
+    as_array,
+    as_score_array,
+    check_sample_weight,
+    encode,
+    target_kind,
+    union_labels,
+    unique_sorted,
+)
+from .report.table import Report, build_report
+from .roc_pr import (
+    BinaryRanking,
+    BreakEvenPoint,
+    Curve,
+    CurveSet,
+    OperatingPoint,
+    break_even_point,
+    macro_curve,
+    pr_curve_of,
+    roc_curve_of,
+)
+from .scores import ScoreTable
+
+__all__ = ["evaluate", "Evaluation", "json_safe"]
+
+_BINARY = np.array([False, True])
+# Label pairs whose positive class is conventional (1 / True), as in scikit-learn.
+_NATURAL_POSITIVE = ({0, 1}, {-1, 1})
+
+
+def json_safe(obj: Any) -> Any:
+    """Plain-Python data made valid for strict JSON: NaN -> None, +-inf -> "inf" / "-inf".
+
+    >>> json_safe({"a": [1.0, float("nan"), float("inf")], "b": np.int64(3)})
+    {'a': [1.0, None, 'inf'], 'b': 3}
+    """
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return json_safe(obj.tolist())
+    if isinstance(obj, (bool, np.bool_)):
+        return bool(obj)
+    if isinstance(obj, (int, np.integer)):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        if v != v:
+            return None
+        if v in (float("inf"), float("-inf")):
+            return "inf" if v > 0 else "-inf"
+        return v
+    if obj is None or isinstance(obj, str):
+        return obj
+    return str(obj)
+
+
+class Evaluation:
+    """Everything classic evaluation says about one classifier on one data set.
+
+    Build it with :func:`evaluate`. Attributes: ``task``, ``labels``, ``names``, ``pos_label``,
+    ``name``, ``threshold``, ``score_kind``, ``n_samples``, ``total_weight``, ``confusion``,
+    ``report``, ``roc``, ``pr``, ``break_even``, ``rankings`` (the score statistics per class).
+
+    >>> ev = evaluate(["a", "b", "c", "a"], ["a", "b", "b", "a"])
+    >>> ev.report.overall["accuracy"]
+    0.75
+    """
+
+    def __init__(
+        self,
+        *,
+        task: str,
+        labels: np.ndarray,
+        names: list[str],
+        pos_label: Any,
+        name: str | None,
+        threshold: float | None,
+        score_kind: str | None,
+        n_samples: int,
+        total_weight: float,
+        confusion: ConfusionMatrix,
+        rankings: dict[str, BinaryRanking] | None,
+        micro: BinaryRanking | None,
+        beta: float | None,
+        per_sample: np.ndarray | None,
+        sample_weight: np.ndarray | None,
+        notes: list[str],
+    ) -> None:
+        self.task = task
+        self.labels = labels
+        self.names = names
+        self.pos_label = pos_label
+        self.name = name
+        self.threshold = threshold
+        self.score_kind = score_kind
+        self.n_samples = n_samples
+        self.total_weight = total_weight
+        self.confusion = confusion
+        self.rankings = rankings
+        self._micro = micro
+        self._beta = beta
+        self._per_sample = per_sample
+        self._sample_weight = sample_weight
+        self._notes = notes
+
+    @property
+    def has_scores(self) -> bool:
+        return self.rankings is not None
+
+    def __repr__(self) -> str:
+        o = self.report.overall
+        bits = [f"task={self.task!r}", f"n_samples={self.n_samples}", f"classes={self.names}"]
+        if self.name:
+            bits.insert(0, f"name={self.name!r}")
+        bits.append(f"accuracy={o['accuracy']:.4f}")
+        if "roc_auc" in o:
+            bits.append(f"roc_auc={o['roc_auc']:.4f}")
+        return f"Evaluation({', '.join(bits)})"
+
+    # -- derived views ---------------------------------------------------------------------------
+
+    def _main_name(self) -> str:
+        if self.task == "binary":
+            return self.names[self._pos_index()]
+        return "micro"
+
+    def _pos_index(self) -> int:
+        return int(np.flatnonzero(self.labels == self.pos_label)[0]) if self.pos_label is not None else 1
+
+    def _areas(self) -> tuple[np.ndarray, np.ndarray]:
+        assert self.rankings is not None
+        auc = np.array([r.roc_auc() for r in self.rankings.values()])
+        ap = np.array([r.average_precision() for r in self.rankings.values()])
+        return auc, ap
+
+    @cached_property
+    def report(self) -> Report:
+        """The classification report (per class, averages, overall numbers, notes)."""
+        kwargs: dict[str, Any] = {}
+        if self.has_scores:
+            from .measures import average
+
+            auc, ap = self._areas()
+            support = self.confusion.per_class()
+            support = (support["tp"] + support["fn"]).astype(np.float64)
+            areas: dict[str, dict[str, float | None]] = {
+                "macro": {"roc_auc": average(auc), "average_precision": average(ap)},
+                "weighted": {
+                    "roc_auc": average(auc, support),
+                    "average_precision": average(ap, support),
+                },
+            }
+            if self._micro is not None:
+                areas["micro"] = {
+                    "roc_auc": self._micro.roc_auc(),
+                    "average_precision": self._micro.average_precision(),
+                }
+            if self.task == "binary":
+                i = self._pos_index()
+                headline = {"roc_auc": float(auc[i]), "average_precision": float(ap[i])}
+            else:
+                headline = {"roc_auc": areas["macro"]["roc_auc"], "average_precision": areas["macro"]["average_precision"]}
+            kwargs = dict(roc_auc=auc, average_precision=ap, area_averages=areas, headline=headline)
+        report = build_report(
+            self.confusion,
+            beta=self._beta,
+            per_sample=self._per_sample,
+            sample_weight=self._sample_weight,
+            notes=self._notes,
+            **kwargs,
+        )
+        undefined = report.notes[len(self._notes):]
+        if undefined:
+            warnings.warn(
+                " ".join(undefined), UndefinedMetricWarning, stacklevel=3
+            )
+        return report
+
+    def _operating_points(self, kind: str) -> dict[str, OperatingPoint]:
+        pc = {k: v.astype(np.float64) for k, v in self.confusion.per_class().items()}
+        thr = self.threshold if self.task != "multiclass" else None
+        from .measures import fallout, precision, recall
+
+        def point(tp, fp, fn, tn) -> OperatingPoint:
+            if kind == "roc":
+                return OperatingPoint(float(fallout(fp, tn)), float(recall(tp, fn)), thr)
+            return OperatingPoint(float(recall(tp, fn)), float(precision(tp, fp)), thr)
+
+        out = {
+            n: point(pc["tp"][i], pc["fp"][i], pc["fn"][i], pc["tn"][i])
+            for i, n in enumerate(self.names)
+        }
+        out["micro"] = point(*(pc[k].sum() for k in ("tp", "fp", "fn", "tn")))
+        return out
+
+    def _curves(self, kind: str) -> CurveSet | None:
+        if self.rankings is None:
+            return None
+        build = roc_curve_of if kind == "roc" else pr_curve_of
+        ops = self._operating_points(kind)
+        if self.task == "binary":
+            n = self._main_name()
+            label = self.labels[self._pos_index()]
+            return CurveSet({n: build(self.rankings[n], n, ops[n], label)}, n)
+        curves = {
+            n: build(r, n, ops[n], lab)
+            for (n, r), lab in zip(self.rankings.items(), self.labels.tolist())
+        }
+        assert self._micro is not None
+        per_class = list(curves.values())
+        curves["micro"] = build(self._micro, "micro", ops["micro"])
+        curves["macro"] = macro_curve(per_class, "macro")
+        return CurveSet(curves, "micro")
+
+    @cached_property
+    def roc(self) -> CurveSet | None:
+        """ROC curves (None without scores): binary: the positive class; else per class + averages."""
+        return self._curves("roc")
+
+    @cached_property
+    def pr(self) -> CurveSet | None:
+        """Precision-recall curves, laid out like :attr:`roc`."""
+        return self._curves("pr")
+
+    @cached_property
+    def break_even(self) -> BreakEvenPoint | None:
+        """Break-even point (precision = recall) of the main PR curve."""
+        return None if self.pr is None else break_even_point(self.pr.main)
+
+    # -- outputs ---------------------------------------------------------------------------------
+
+    def to_dict(self, max_points: int | None = 2000) -> dict[str, Any]:
+        """Everything as plain Python; curves downsampled to ``max_points`` (None: all points)."""
+        from . import __version__
+
+        return {
+            "clfeval_version": __version__,
+            "task": self.task,
+            "name": self.name,
+            "labels": self.labels.tolist(),
+            "names": list(self.names),
+            "pos_label": None if self.pos_label is None else np.asarray(self.pos_label).tolist(),
+            "threshold": self.threshold,
+            "score_kind": self.score_kind,
+            "n_samples": self.n_samples,
+            "total_weight": self.total_weight,
+            "confusion": self.confusion.to_dict(),
+            "report": self.report.to_dict(),
+            "roc": None if self.roc is None else self.roc.to_dict(max_points),
+            "pr": None if self.pr is None else self.pr.to_dict(max_points),
+            "main_curve": None if self.roc is None else self.roc.main_name,
+            "break_even": None if self.break_even is None else self.break_even.to_dict(),
+        }
+
+    def to_json(self, path: str | Path | None = None, *, indent: int | None = 2) -> str:
+        """Strict JSON (no bare NaN or Infinity: NaN is null, infinities are "inf"/"-inf").
+
+        Written atomically to ``path`` when given; the text is returned either way.
+        """
+        text = json.dumps(json_safe(self.to_dict()), indent=indent, allow_nan=False)
+        if path is not None:
+            from .atomic import atomic_write
+
+            with atomic_write(path) as f:
+                f.write(text + "\n")
+        return text
+
+    def to_markdown(self) -> str:
+        """The report as Markdown tables."""
+        return self.report.to_markdown()
+
+    def to_frame(self) -> Any:
+        """The report as a pandas DataFrame."""
+        return self.report.to_frame()
+
+    def to_html(self, path: str | Path, title: str | None = None) -> Path:
+        """One self-contained, offline HTML page with the tables and interactive charts."""
+        from .report.html import write_html
+
+        return write_html(path, [self], title=title)
+
+
+# -- evaluate ------------------------------------------------------------------------------------
+
+
+def _check_threshold(threshold: Any) -> float | None:
+    if threshold is None:
+        return None
+    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, float, np.number)):
+        raise TypeError(f"threshold must be a number, got {threshold!r}.")
+    t = float(threshold)
+    if t != t or t in (float("inf"), float("-inf")):
+        raise ValueError(f"threshold must be finite, got {threshold!r}.")
+    return t
+
+
+def _score_kind(s: np.ndarray) -> str:
+    return "probability" if s.size and s.min() >= 0 and s.max() <= 1 else "decision"
+
+
+def _names(labels: np.ndarray, target_names: Any) -> list[str]:
+    if target_names is None:
+        return [str(v) for v in labels.tolist()]
+    names = [str(v) for v in target_names]
+    if len(names) != labels.size:
+        raise ValueError(
+            f"target_names has {len(names)} entries but there are {labels.size} classes "
+            f"({labels.tolist()}); give one name per class."
+        )
+    if len(set(names)) != len(names):
+        raise ValueError(f"target_names must be distinct, got {names}.")
+    return names
+
+
+def _first_outside(y: np.ndarray, codes: np.ndarray, labels: np.ndarray, name: str) -> ValueError:
+    bad = int(np.flatnonzero(codes < 0)[0])
+    return ValueError(
+        f"{name}[{bad}] = {y[bad]!r} is not one of labels {labels.tolist()}; add it to labels "
+        "or drop those samples."
+    )
+
+
+def _resolve_labels(
+    yt: np.ndarray, yp: np.ndarray | None, labels: Any, pos_label: Any, n_columns: int | None
+) -> np.ndarray:
+    present = [unique_sorted(yt, "y_true")]
+    names = ["y_true"]
+    if yp is not None:
+        present.append(unique_sorted(yp, "y_pred"))
+        names.append("y_pred")
+    if labels is not None:
+        given = as_array(labels, "labels").reshape(-1)
+        if unique_sorted(given, "labels").size != given.size:
+            raise ValueError(f"labels must be distinct, got {given.tolist()}.")
+        union_labels(given, *present, names=("labels", *names))  # refuses a type mix
+        return given
+    out = union_labels(*present, names=tuple(names))
+    if pos_label is not None and not (out == pos_label).any():
+        out = union_labels(out, np.array([pos_label]), names=(*names, "pos_label"))
+    if n_columns is not None and n_columns != out.size and not (n_columns == 2 and out.size < 2):
+        raise ValueError(
+            f"y_score has {n_columns} columns but the data has {out.size} classes "
+            f"({out.tolist()}); pass labels= listing every class in column order."
+        )
+    return out
+
+
+def _resolve_pos_label(classes: np.ndarray, pos_label: Any, one_column: bool, notes: list[str]) -> Any:
+    values = classes.tolist()
+    if pos_label is not None:
+        if not (classes == pos_label).any():
+            raise ValueError(f"pos_label={pos_label!r} is not one of the classes {values}.")
+        return classes[classes == pos_label][0]
+    if classes.dtype.kind in "biuf" and set(values) in _NATURAL_POSITIVE:
+        return classes[-1]
+    if one_column:
+        raise ValueError(
+            f"y_score is a single column, so it scores one class of {values}: pass pos_label= "
+            "to say which."
+        )
+    notes.append(
+        f"Positive class taken as {values[-1]!r}, the second of the sorted classes (the column "
+        "predict_proba puts second); pass pos_label to choose."
+    )
+    return classes[-1]
+
+
+def _binary_rankings(
+    is_pos: np.ndarray,
+    pos_scores: np.ndarray,
+    neg_scores: np.ndarray | None,
+    w: np.ndarray | None,
+    names: list[str],
+    pos_index: int,
+) -> dict[str, BinaryRanking]:
+    pos = BinaryRanking.from_table(ScoreTable._build(is_pos, pos_scores, _BINARY, w), 1)
+    if neg_scores is None:
+        neg = pos.reversed()
+    else:
+        neg = BinaryRanking.from_table(ScoreTable._build(~is_pos, neg_scores, _BINARY, w), 1)
+    pair = [neg, pos] if pos_index == 1 else [pos, neg]
+    return dict(zip(names, pair))
+
+
+def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
+    """The ranking of all the (score, class) pairs of several rankings together (micro average).
+
+    >>> a = BinaryRanking(np.array([0.9, 0.2]), None, np.array([True, False]))
+    >>> m = merge_rankings([a, a])
+    >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
+    ([0.9, 0.2], [2, 0], [0, 2])
+    """
+    scores = np.concatenate([r.scores for r in rankings])
+    uniq, inverse = np.unique(scores, return_inverse=True)
+    d = uniq.size
+    weighted = any(r.pos.dtype.kind == "f" for r in rankings)
+    def total(parts: list[np.ndarray]) -> np.ndarray:
+        flat = np.concatenate([p.astype(np.float64 if weighted else np.int64) for p in parts])
+        out = np.bincount(inverse, weights=flat, minlength=d)
+        return out if weighted else np.rint(out).astype(np.int64)
+    pos = total([r.pos for r in rankings])[::-1]
+    neg = total([r.negatives() for r in rankings])[::-1]
+    return BinaryRanking(uniq[::-1].copy(), neg.copy(), pos.copy())
+
+
+def evaluate(
+    y_true: Any,
+    y_pred: Any = None,
+    y_score: Any = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    sample_weight: Any = None,
+    beta: float | None = None,
+    target_names: Any = None,
+    name: str | None = None,
+) -> Evaluation:
+    """Evaluate a classifier from its predictions, its scores, or both.
+
+    * ``y_score``: 1-D scores of ``pos_label`` (binary), (n, 2) binary or (n, k) multi-class
+      scores/probabilities with columns in label order, or (n, L) for a multilabel y_true.
+    * Without ``y_pred``, predictions come from the scores: binary and multilabel
+      ``score >= threshold`` (default 0.5 for probabilities, 0 for decision values), multi-class
+      the highest-scoring column.
+    * ``labels``: the classes and their order (a superset of those present; for multilabel,
+      names of the L columns). ``target_names``: display names. ``beta``: adds an F-beta column.
+
+    >>> ev = evaluate([1, 0, 1, 1], [1, 0, 0, 1])
+    >>> ev.confusion.counts.tolist(), round(ev.report.overall["mcc"], 4)
+    ([[1, 0], [1, 2]], 0.5774)
+    """
+    if y_pred is None and y_score is None:
+        raise ValueError("evaluate needs y_pred, y_score or both; got neither.")
+    thr = _check_threshold(threshold)
+    if thr is not None and y_pred is not None:
+        raise ValueError(
+            "pass threshold or y_pred, not both: threshold turns y_score into predictions, "
+            "which y_pred already are."
+        )
+    if beta is not None and (not isinstance(beta, (int, float)) or not beta > 0 or beta == float("inf")):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}.")
+    yt = as_array(y_true, "y_true")
+    if yt.ndim == 0:
+        raise TypeError("y_true must be an array-like of samples, not a scalar.")
+    n = yt.shape[0]
+    if n == 0:
+        raise ValueError("y_true is empty: there is nothing to evaluate.")
+    yp = None if y_pred is None else as_array(y_pred, "y_pred")
+    s = None if y_score is None else as_score_array(y_score, "y_score")
+    for arr, nm in ((yp, "y_pred"), (s, "y_score")):
+        if arr is not None and (arr.ndim == 0 or arr.shape[0] != n):
+            got = "a scalar" if arr.ndim == 0 else f"{arr.shape[0]} samples"
+            raise ValueError(f"y_true has {n} samples but {nm} has {got}.")
+    w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    notes: list[str] = []
+    if yt.ndim == 2 and yt.shape[1] > 1:
+        return _evaluate_multilabel(yt, yp, s, labels, thr, w, beta, target_names, name, notes)
+    if yt.ndim == 2:
+        yt = yt[:, 0]
+    if yt.ndim != 1:
+        raise ValueError(f"y_true must be 1-D labels or a 2-D 0/1 indicator matrix, got shape {yt.shape}.")
+    kind, _ = target_kind(yt, "y_true")
+    if kind.startswith("continuous"):
+        raise ValueError(
+            "y_true holds continuous values; it must hold class labels. Scores belong in y_score."
+        )
+    if yp is not None:
+        if yp.ndim == 2 and yp.shape[1] == 1:
+            yp = yp[:, 0]
+        if yp.ndim != 1:
+            raise ValueError(f"y_pred must be 1-D labels like y_true, got shape {yp.shape}.")
+    if s is not None and s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    n_columns = None if s is None or s.ndim == 1 else s.shape[1]
+    classes = _resolve_labels(yt, yp, labels, pos_label, n_columns)
+    t_codes = encode(yt, classes)
+    if t_codes.size and t_codes.min() < 0:
+        raise _first_outside(yt, t_codes, classes, "y_true")
+    k = classes.size
+    names = _names(classes, target_names)
+    binary = k <= 2 and (n_columns is None or n_columns <= 2)
+    if s is not None and k < 2:
+        raise ValueError(
+            f"y_true has a single class ({classes.tolist()}) and no other class is named: pass "
+            "labels=[negative, positive] (or pos_label) so the scores can be read."
+        )
+    pos = None
+    score_kind = None if s is None else _score_kind(s)
+    if binary and k == 2 and (s is not None or pos_label is not None or classes.dtype.kind in "biuf"):
+        try:
+            pos = _resolve_pos_label(classes, pos_label, s is not None and s.ndim == 1, notes)
+        except ValueError:
+            if s is not None:
+                raise
+    rankings = micro = None
+    if s is not None:
+        if binary:
+            pos_index = int(np.flatnonzero(classes == pos)[0])
+            is_pos = t_codes == pos_index
+            if s.ndim == 1:
+                pos_scores, neg_scores = s, None
+            else:
+                pos_scores, neg_scores = s[:, pos_index], s[:, 1 - pos_index]
+            if yp is None:
+                thr = (0.5 if score_kind == "probability" else 0.0) if thr is None else thr
+                p_codes = np.where(pos_scores >= thr, pos_index, 1 - pos_index)
+                notes.append(
+                    f"Predictions derived from the scores: {names[pos_index]!r} where the score "
+                    f">= {thr:g} ({score_kind} scores)."
+                )
+                yp_codes = p_codes
+            rankings = _binary_rankings(is_pos, pos_scores, neg_scores, w, names, pos_index)
+        else:
+            if thr is not None:
+                raise ValueError(
+                    "threshold applies to binary and multilabel scores; multi-class predictions "
+                    "are the highest-scoring class (leave threshold out)."
+                )
+            if s.ndim != 2:
+                raise ValueError(
+                    f"y_true has {k} classes, so y_score needs one column per class "
+                    f"(shape ({n}, {k})), got shape {s.shape}."
+                )
+            if yp is None:
+                yp_codes = np.argmax(s, axis=1)
+                notes.append("Predictions derived from the scores: the highest-scoring class of each sample.")
+            rankings = {}
+            for c in range(k):
+                table = ScoreTable._build(t_codes == c, np.ascontiguousarray(s[:, c]), _BINARY, w)
+                rankings[names[c]] = BinaryRanking.from_table(table, 1)
+            micro = merge_rankings(list(rankings.values()))
+    if yp is not None:
+        yp_codes = encode(yp, classes)
+        if yp_codes.size and yp_codes.min() < 0:
+            raise _first_outside(yp, yp_codes, classes, "y_pred")
+    cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
+    confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names)
+    return Evaluation(
+        task="binary" if binary else "multiclass",
+        labels=classes,
+        names=names,
+        pos_label=pos,
+        name=name,
+        threshold=thr,
+        score_kind=score_kind,
+        n_samples=n,
+        total_weight=float(n if w is None else w.sum()),
+        confusion=confusion,
+        rankings=rankings,
+        micro=micro,
+        beta=beta,
+        per_sample=None,
+        sample_weight=w,
+        notes=notes,
+    )
+
+
+def _indicator(y: np.ndarray, name: str, L: int) -> np.ndarray:
+    if y.ndim != 2 or y.shape[1] != L:
+        raise ValueError(f"{name} must be a 0/1 indicator matrix with {L} columns like y_true, got shape {y.shape}.")
+    if y.dtype.kind not in "biuf" or not np.isin(unique_sorted(y, name), [0, 1]).all():
+        raise ValueError(f"{name} must hold only 0 and 1 (a multilabel indicator matrix).")
+    return y != 0
+
+
+def _evaluate_multilabel(
+    yt: np.ndarray,
+    yp: np.ndarray | None,
+    s: np.ndarray | None,
+    labels: Any,
+    thr: float | None,
+    w: np.ndarray | None,
+    beta: float | None,
+    target_names: Any,
+    name: str | None,
+    notes: list[str],
+) -> Evaluation:
+    L = yt.shape[1]
+    t = _indicator(yt, "y_true", L)
+    cols = np.arange(L) if labels is None else as_array(labels, "labels").reshape(-1)
+    if cols.size != L:
+        raise ValueError(f"labels must name the {L} columns of the multilabel y_true, got {cols.size}.")
+    names = _names(cols, target_names)
+    score_kind = None
+    rankings = micro = None
+    if s is not None:
+        if s.ndim != 2 or s.shape[1] != L:
+            raise ValueError(f"y_score must have one column per label, shape ({yt.shape[0]}, {L}), got {s.shape}.")
+        score_kind = _score_kind(s)
+        if yp is None:
+            thr = (0.5 if score_kind == "probability" else 0.0) if thr is None else thr
+            p = s >= thr
+            notes.append(f"Predictions derived from the scores: each label where its score >= {thr:g}.")
+        rankings = {
+            names[c]: BinaryRanking.from_table(
+                ScoreTable._build(t[:, c], np.ascontiguousarray(s[:, c]), _BINARY, w), 1
+            )
+            for c in range(L)
+        }
+        micro = merge_rankings(list(rankings.values()))
+    if yp is not None:
+        p = _indicator(yp, "y_pred", L)
+    mc = MultilabelCounts.from_indicators(t, p, w)
+    confusion = ConfusionMatrix.from_label_tables(cols, mc.tables, names)
+    return Evaluation(
+        task="multilabel",
+        labels=cols,
+        names=names,
+        pos_label=None,
+        name=name,
+        threshold=thr,
+        score_kind=score_kind,
+        n_samples=yt.shape[0],
+        total_weight=float(yt.shape[0] if w is None else w.sum()),
+        confusion=confusion,
+        rankings=rankings,
+        micro=micro,
+        beta=beta,
+        per_sample=mc.per_sample,
+        sample_weight=w,
+        notes=notes,
+    )

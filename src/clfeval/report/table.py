@@ -1,0 +1,250 @@
+"""The classification report of an Evaluation: per-class rows, summary rows and overall numbers.
+
+Built from the one-vs-rest tables of a confusion matrix (and, with scores, per-class areas). An
+undefined value (0/0) is NaN, is left out of the averages, and is explained in ``notes``; a value
+that does not apply (e.g. a micro-averaged AUC of a binary task) is None.
+
+>>> import numpy as np
+>>> from clfeval.confusion import ConfusionMatrix
+>>> r = build_report(ConfusionMatrix.from_matrix(["a", "b"], np.array([[3, 1], [2, 4]])))
+>>> round(r.rows[1]["precision"], 3), r.overall["accuracy"]
+(0.8, 0.7)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .. import measures as m
+from ..confusion import ConfusionMatrix
+
+__all__ = ["Report", "build_report", "COLUMN_TITLES"]
+
+COLUMN_TITLES = {
+    "precision": "precision",
+    "recall": "recall",
+    "f1": "f1-score",
+    "fallout": "fall-out",
+    "specificity": "specificity",
+    "npv": "NPV",
+    "support": "support",
+    "roc_auc": "ROC AUC",
+    "average_precision": "AP",
+    "accuracy": "accuracy",
+    "error_rate": "error rate",
+    "balanced_accuracy": "balanced accuracy",
+    "mcc": "MCC",
+    "kappa": "Cohen's kappa",
+    "hamming_loss": "Hamming loss",
+}
+
+# Why each rate can be 0/0, for the notes.
+_UNDEFINED_BECAUSE = {
+    "precision": "never predicted",
+    "f1": "neither true nor predicted",
+    "recall": "no true samples",
+    "fallout": "no negative samples",
+    "specificity": "no negative samples",
+    "npv": "never predicted negative",
+    "roc_auc": "only one of the two sides (class / rest) present",
+    "average_precision": "no true samples",
+}
+
+
+def title(column: str) -> str:
+    """Display title of a column key ('f2' -> 'f2-score').
+
+    >>> title("npv"), title("f0.5")
+    ('NPV', 'f0.5-score')
+    """
+    if column in COLUMN_TITLES:
+        return COLUMN_TITLES[column]
+    return f"{column}-score" if column.startswith("f") else column
+
+
+def _clean(v: Any) -> Any:
+    if isinstance(v, (np.floating, float)):
+        return float(v)
+    if isinstance(v, np.integer):
+        return int(v)
+    return v
+
+
+@dataclass(frozen=True)
+class Report:
+    """Per-class rows, averaged rows and overall numbers of one evaluation.
+
+    ``columns`` are the metric keys of a row in display order; every row is a dict with
+    "label" (display name) and one value per column.
+    """
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    averages: dict[str, dict[str, Any]]
+    overall: dict[str, Any]
+    notes: list[str] = field(default_factory=list)
+    digits: int = 4
+
+    def __str__(self) -> str:
+        from .text import format_report
+
+        return format_report(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-Python form (NaN stays float NaN; Evaluation.to_json makes it JSON-safe)."""
+        return {
+            "columns": list(self.columns),
+            "rows": [{k: _clean(v) for k, v in r.items()} for r in self.rows],
+            "averages": {
+                n: {k: _clean(v) for k, v in r.items()} for n, r in self.averages.items()
+            },
+            "overall": {k: _clean(v) for k, v in self.overall.items()},
+            "notes": list(self.notes),
+        }
+
+    def to_markdown(self) -> str:
+        """The report as GitHub-flavoured Markdown tables."""
+        from .text import format_markdown
+
+        return format_markdown(self)
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame: class rows then average rows (index = label; 'kind' column)."""
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame() needs pandas: pip install pandas") from exc
+        records = [{"kind": "class", **r} for r in self.rows]
+        records += [{"kind": "average", **r, "label": f"{n} avg"} for n, r in self.averages.items()]
+        frame = pd.DataFrame.from_records(records, columns=["label", "kind", *self.columns])
+        return frame.set_index("label")
+
+
+def _row(label: str, values: dict[str, Any], i: int | None) -> dict[str, Any]:
+    return {"label": label, **{k: (v if i is None else v[i]) for k, v in values.items()}}
+
+
+def _rates(tp, fp, fn, tn, beta: float | None) -> dict[str, np.ndarray]:
+    out = {
+        "precision": m.precision(tp, fp),
+        "recall": m.recall(tp, fn),
+        "f1": m.fbeta(tp, fp, fn, 1.0),
+    }
+    if beta is not None:
+        out[f"f{beta:g}"] = m.fbeta(tp, fp, fn, beta)
+    out["fallout"] = m.fallout(fp, tn)
+    out["specificity"] = m.specificity(tn, fp)
+    out["npv"] = m.npv(tn, fn)
+    return out
+
+
+def _samples_row(
+    per_sample: np.ndarray, n_labels: int, weight: np.ndarray | None, beta: float | None
+) -> dict[str, Any]:
+    tp, fp, fn = (per_sample[:, i].astype(np.float64) for i in range(3))
+    tn = n_labels - tp - fp - fn
+    rates = _rates(tp, fp, fn, tn, beta)
+    row = {k: m.average(v, weight) for k, v in rates.items()}
+    row["support"] = float(per_sample[:, [0, 2]].sum()) if weight is None else None
+    return row
+
+
+def build_report(
+    confusion: ConfusionMatrix,
+    *,
+    beta: float | None = None,
+    roc_auc: np.ndarray | None = None,
+    average_precision: np.ndarray | None = None,
+    area_averages: dict[str, dict[str, float | None]] | None = None,
+    per_sample: np.ndarray | None = None,
+    sample_weight: np.ndarray | None = None,
+    headline: dict[str, float] | None = None,
+    notes: list[str] | None = None,
+) -> Report:
+    """The report of a confusion matrix (+ per-class areas when there are scores).
+
+    ``area_averages`` maps "micro"/"macro"/"weighted" to {"roc_auc", "average_precision"};
+    ``per_sample`` (n, 3) per-sample (tp, fp, fn) of a multilabel task adds the "samples" row;
+    ``headline`` holds the overall ROC AUC / AP.
+    """
+    pc = confusion.per_class()
+    tp, fp, fn, tn = (pc[k].astype(np.float64) for k in ("tp", "fp", "fn", "tn"))
+    support = tp + fn
+    per_class: dict[str, Any] = _rates(tp, fp, fn, tn, beta)
+    per_class["support"] = pc["tp"] + pc["fn"]
+    if roc_auc is not None:
+        per_class["roc_auc"] = roc_auc
+        per_class["average_precision"] = average_precision
+    columns = list(per_class)
+    names = confusion.names
+    rows = [_row(names[i], per_class, i) for i in range(len(names))]
+    rows = [{k: _clean(v) for k, v in r.items()} for r in rows]
+
+    # averages
+    sums = [a.sum() for a in (tp, fp, fn, tn)]
+    micro = _rates(*sums, beta)
+    total_support = _clean(per_class["support"].sum())
+    averages: dict[str, dict[str, Any]] = {
+        "micro": {k: float(v) for k, v in micro.items()},
+        "macro": {k: m.average(per_class[k]) for k in micro},
+        "weighted": {k: m.average(per_class[k], support) for k in micro},
+    }
+    for name in averages:
+        averages[name]["support"] = total_support
+        if roc_auc is not None:
+            extra = (area_averages or {}).get(name, {})
+            averages[name]["roc_auc"] = extra.get("roc_auc")
+            averages[name]["average_precision"] = extra.get("average_precision")
+    if per_sample is not None:
+        averages["samples"] = _samples_row(per_sample, len(names), sample_weight, beta)
+        averages["samples"]["support"] = total_support
+        if roc_auc is not None:
+            averages["samples"]["roc_auc"] = None
+            averages["samples"]["average_precision"] = None
+    averages = {
+        n: {"label": f"{n} avg", **{c: _clean(r.get(c)) for c in columns}}
+        for n, r in averages.items()
+    }
+
+    overall: dict[str, Any] = {}
+    if confusion.counts is not None:
+        cm = np.asarray(confusion.counts, dtype=np.float64)
+        overall["accuracy"] = float(m.accuracy(cm))
+        overall["error_rate"] = float(m.error_rate(cm))
+        overall["balanced_accuracy"] = float(m.balanced_accuracy(cm))
+        overall["mcc"] = float(m.matthews_corrcoef(cm))
+        overall["kappa"] = float(m.cohen_kappa(cm))
+    elif per_sample is not None:
+        exact = (per_sample[:, 1] == 0) & (per_sample[:, 2] == 0)
+        w = None if sample_weight is None else sample_weight
+        overall["accuracy"] = float(np.average(exact, weights=w))
+        overall["error_rate"] = 1.0 - overall["accuracy"]
+        wrong = (per_sample[:, 1] + per_sample[:, 2]).astype(np.float64)
+        overall["hamming_loss"] = float(np.average(wrong, weights=w) / len(names))
+    if headline:
+        overall.update({k: _clean(v) for k, v in headline.items()})
+
+    all_notes = list(notes or [])
+    all_notes += _undefined_notes(rows, columns, names)
+    return Report(columns, rows, averages, overall, all_notes)
+
+
+def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list[str]) -> list[str]:
+    """One sentence per metric that is undefined for some classes."""
+    out = []
+    for c in columns:
+        bad = [r["label"] for r in rows if isinstance(r.get(c), float) and math.isnan(r[c])]
+        if not bad:
+            continue
+        shown = ", ".join(repr(b) for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
+        why = _UNDEFINED_BECAUSE.get(c, "0/0")
+        s = "class" if len(bad) == 1 else "classes"
+        out.append(
+            f"{title(c)} is undefined (0/0) for {len(bad)} {s} ({shown}: {why}); shown as NaN "
+            "and left out of the macro and weighted averages."
+        )
+    return out

@@ -1,0 +1,360 @@
+"""ROC and precision-recall curves as an Evaluation holds them, read from score statistics.
+
+A :class:`Curve` is one curve with its thresholds, area and the operating point of the current
+predictions; a :class:`CurveSet` is the ordered family of one task (binary: the positive class;
+multi-class and multilabel: one-vs-rest per class, then "micro" and "macro" averages). Points run
+in order of decreasing threshold for both kinds, starting at a synthetic point (threshold +inf)
+that is marked in ``synthetic``.
+
+>>> from clfeval.scores import ScoreTable
+>>> table = ScoreTable.from_labels([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+>>> roc = roc_curve_of(BinaryRanking.from_table(table, 1), name="1")
+>>> roc.fpr.tolist(), roc.tpr.tolist(), roc.area
+([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], 0.75)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from .curves import average_precision, precision_recall_points, roc_auc, roc_points
+from .measures import average
+from .scores import ScoreTable
+
+__all__ = [
+    "BinaryRanking",
+    "OperatingPoint",
+    "BreakEvenPoint",
+    "Curve",
+    "CurveSet",
+    "roc_curve_of",
+    "pr_curve_of",
+    "macro_curve",
+    "break_even_point",
+]
+
+
+def _frozen(a: Any, dtype: Any = np.float64) -> np.ndarray:
+    a = np.array(a, dtype=dtype)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True)
+class BinaryRanking:
+    """One class against the rest: distinct scores (decreasing) with negative and positive counts.
+
+    ``neg`` may be None when every score holds exactly one (unweighted) sample.
+
+    >>> r = BinaryRanking.from_table(ScoreTable.from_labels([0, 1, 1], [0.2, 0.9, 0.2]), 1)
+    >>> r.scores.tolist(), r.pos.tolist()
+    ([0.9, 0.2], [1, 1])
+    """
+
+    scores: np.ndarray
+    neg: np.ndarray | None
+    pos: np.ndarray
+
+    @classmethod
+    def from_table(cls, table: ScoreTable, positive: int = -1) -> BinaryRanking:
+        """Column ``positive`` of a score table against all its other columns."""
+        neg, pos = table.binary_counts(positive, compact=True)
+        return cls(table.scores, neg, pos)
+
+    def negatives(self) -> np.ndarray:
+        """The negative counts, materialised."""
+        if self.neg is None:
+            return (~self.pos) if self.pos.dtype == np.bool_ else 1 - self.pos
+        return self.neg
+
+    def reversed(self) -> BinaryRanking:
+        """The other class as positive, ranked by the negated score (same samples, same ties).
+
+        >>> r = BinaryRanking(np.array([0.9, 0.2]), np.array([0, 1]), np.array([1, 1]))
+        >>> r.reversed().scores.tolist(), r.reversed().pos.tolist()
+        ([-0.2, -0.9], [1, 0])
+        """
+        return BinaryRanking(-self.scores[::-1], self.pos[::-1], self.negatives()[::-1])
+
+    def totals(self) -> tuple[float, float]:
+        """(total negatives, total positives)."""
+        pos = float(np.count_nonzero(self.pos) if self.pos.dtype == np.bool_ else self.pos.sum())
+        if self.neg is None:
+            return float(self.pos.size) - pos, pos
+        neg = self.neg
+        return float(np.count_nonzero(neg) if neg.dtype == np.bool_ else neg.sum()), pos
+
+    def roc_auc(self) -> float:
+        """Area under the ROC curve (NaN when a class is missing)."""
+        return float(roc_auc(self.neg, self.pos))
+
+    def average_precision(self) -> float:
+        """Average precision (NaN when there are no positives, unlike sklearn's 0)."""
+        return float(average_precision(self.neg, self.pos)) if self.totals()[1] > 0 else float("nan")
+
+
+@dataclass(frozen=True)
+class OperatingPoint:
+    """Where the current predictions sit on a curve: (x, y) and the threshold if there is one."""
+
+    x: float
+    y: float
+    threshold: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "threshold": self.threshold}
+
+
+@dataclass(frozen=True)
+class BreakEvenPoint:
+    """Precision-recall break-even point: where precision equals recall.
+
+    ``value`` is the crossing, interpolated linearly between the two curve points around it;
+    ``threshold``, ``precision`` and ``recall`` are those of the curve point nearest to it.
+    """
+
+    value: float
+    threshold: float
+    precision: float
+    recall: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "threshold": self.threshold,
+            "precision": self.precision,
+            "recall": self.recall,
+        }
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One ROC or PR curve: points by decreasing threshold, first point synthetic (threshold +inf).
+
+    >>> c = Curve("roc", "pos", [0, 0.5, 1], [0, 1, 1], [np.inf, 0.7, 0.2], [True, False, False], 0.75)
+    >>> c.fpr.tolist(), c.area_name
+    ([0.0, 0.5, 1.0], 'ROC AUC')
+    """
+
+    kind: Literal["roc", "pr"]
+    name: str
+    x: np.ndarray
+    y: np.ndarray
+    thresholds: np.ndarray
+    synthetic: np.ndarray
+    area: float
+    operating_point: OperatingPoint | None = None
+    label: Any = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "x", _frozen(self.x))
+        object.__setattr__(self, "y", _frozen(self.y))
+        object.__setattr__(self, "thresholds", _frozen(self.thresholds))
+        object.__setattr__(self, "synthetic", _frozen(self.synthetic, bool))
+        n = self.x.size
+        if not (self.y.size == self.thresholds.size == self.synthetic.size == n):
+            raise ValueError("x, y, thresholds and synthetic must have the same length.")
+
+    @property
+    def area_name(self) -> str:
+        """'ROC AUC' or 'AP'."""
+        return "ROC AUC" if self.kind == "roc" else "AP"
+
+    @property
+    def fpr(self) -> np.ndarray:
+        return self._axis("roc", self.x)
+
+    @property
+    def tpr(self) -> np.ndarray:
+        return self._axis("roc", self.y)
+
+    @property
+    def recall(self) -> np.ndarray:
+        return self._axis("pr", self.x)
+
+    @property
+    def precision(self) -> np.ndarray:
+        return self._axis("pr", self.y)
+
+    def _axis(self, kind: str, values: np.ndarray) -> np.ndarray:
+        if self.kind != kind:
+            raise AttributeError(f"a {self.kind} curve has no such axis; use x and y.")
+        return values
+
+    def __len__(self) -> int:
+        return self.x.size
+
+    def downsample(self, max_points: int = 2000) -> Curve:
+        """At most ``max_points`` points, evenly spaced along the curve's length (ends kept).
+
+        The area is unchanged (it is that of the full curve).
+
+        >>> x = np.linspace(0, 1, 10_001)
+        >>> c = Curve("roc", "a", x, np.sqrt(x), np.linspace(1, 0, x.size), np.zeros(x.size, bool), 0.6)
+        >>> len(c.downsample(100)) <= 100
+        True
+        """
+        n = self.x.size
+        if n <= max_points:
+            return self
+        if max_points < 2:
+            raise ValueError(f"max_points must be at least 2, got {max_points}.")
+        x = np.nan_to_num(self.x)
+        y = np.nan_to_num(self.y)
+        step = np.hypot(np.diff(x), np.diff(y))
+        arc = np.concatenate(([0.0], np.cumsum(step)))
+        if arc[-1] <= 0:
+            keep = np.unique(np.linspace(0, n - 1, max_points).round().astype(np.intp))
+        else:
+            # first point of each of (max_points - 2) equal slices of the arc length, + both ends
+            bins = np.minimum((arc / arc[-1] * (max_points - 2)).astype(np.intp), max_points - 3)
+            first = np.flatnonzero(np.diff(bins, prepend=-1))
+            keep = np.unique(np.concatenate(([0], first, np.flatnonzero(self.synthetic), [n - 1])))
+            keep = keep[: max_points - 1] if keep.size > max_points else keep
+            if keep[-1] != n - 1:
+                keep = np.append(keep[: max_points - 1], n - 1)
+        return replace(
+            self,
+            x=self.x[keep],
+            y=self.y[keep],
+            thresholds=self.thresholds[keep],
+            synthetic=self.synthetic[keep],
+        )
+
+    def to_dict(self, max_points: int | None = 2000) -> dict[str, Any]:
+        """Plain-Python form, downsampled to ``max_points`` (None: every point)."""
+        c = self if max_points is None else self.downsample(max_points)
+        return {
+            "kind": c.kind,
+            "name": c.name,
+            "x": c.x.tolist(),
+            "y": c.y.tolist(),
+            "thresholds": c.thresholds.tolist(),
+            "synthetic": c.synthetic.tolist(),
+            "area": c.area,
+            "area_name": c.area_name,
+            "n_points": len(self),
+            "operating_point": None if c.operating_point is None else c.operating_point.to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        return f"Curve({self.kind!r}, {self.name!r}, n_points={len(self)}, {self.area_name}={self.area:.6g})"
+
+
+class CurveSet(Mapping):
+    """The curves of one task, by name: a class's curve under its display name, then averages.
+
+    ``main`` is the curve a headline refers to: the binary positive class, else "micro".
+    """
+
+    def __init__(self, curves: dict[str, Curve], main: str) -> None:
+        if main not in curves:
+            raise ValueError(f"main curve {main!r} is not among {list(curves)}.")
+        self._curves = dict(curves)
+        self._main = main
+
+    def __getitem__(self, name: str) -> Curve:
+        try:
+            return self._curves[name]
+        except KeyError:
+            raise KeyError(f"no curve named {name!r}; the curves are {list(self._curves)}.") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._curves)
+
+    def __len__(self) -> int:
+        return len(self._curves)
+
+    @property
+    def main(self) -> Curve:
+        return self._curves[self._main]
+
+    @property
+    def main_name(self) -> str:
+        return self._main
+
+    def to_dict(self, max_points: int | None = 2000) -> dict[str, Any]:
+        return {name: c.to_dict(max_points) for name, c in self._curves.items()}
+
+    def __repr__(self) -> str:
+        return f"CurveSet({list(self._curves)}, main={self._main!r})"
+
+
+def roc_curve_of(
+    ranking: BinaryRanking,
+    name: str,
+    operating_point: OperatingPoint | None = None,
+    label: Any = None,
+) -> Curve:
+    """ROC curve (scikit-learn's points, drop_intermediate=True) with its AUC."""
+    fpr, tpr, thr = roc_points(ranking.neg, ranking.pos, ranking.scores, drop_intermediate=True)
+    synthetic = np.zeros(fpr.size, dtype=bool)
+    synthetic[0] = True
+    return Curve("roc", name, fpr, tpr, thr, synthetic, ranking.roc_auc(), operating_point, label)
+
+
+def pr_curve_of(
+    ranking: BinaryRanking,
+    name: str,
+    operating_point: OperatingPoint | None = None,
+    label: Any = None,
+) -> Curve:
+    """Precision-recall curve (scikit-learn's points, reversed: decreasing threshold) with its AP."""
+    precision, recall, thr = precision_recall_points(ranking.neg, ranking.pos, ranking.scores)
+    thresholds = np.concatenate(([np.inf], thr[::-1]))
+    synthetic = np.zeros(thresholds.size, dtype=bool)
+    synthetic[0] = True
+    return Curve(
+        "pr", name, recall[::-1], precision[::-1], thresholds, synthetic,
+        ranking.average_precision(), operating_point, label,
+    )
+
+
+def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
+    """Pointwise mean of several curves of one kind, on the union of their x values.
+
+    Each curve's y is linearly interpolated at every x of the union; curves with undefined
+    points (a class with no positives or no negatives) are left out. The area is the mean of
+    the curves' own areas (the macro average the report shows), not the area under the mean.
+    """
+    usable = [c for c in curves if np.isfinite(c.x).all() and np.isfinite(c.y).all()]
+    kind = curves[0].kind if curves else "roc"
+    if not usable:
+        nan = np.array([np.nan])
+        return Curve(kind, name, nan, nan, nan, [False], float("nan"))
+    grid = np.unique(np.concatenate([c.x for c in usable]))
+    mean_y = np.mean([np.interp(grid, c.x, c.y) for c in usable], axis=0)
+    x, y = grid, mean_y
+    area = average(np.array([c.area for c in curves]))
+    return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)
+
+
+def break_even_point(pr: Curve) -> BreakEvenPoint | None:
+    """Where precision equals recall on a PR curve (None when the curve is undefined).
+
+    >>> c = Curve("pr", "a", [0, .5, 1], [1, .6, .4], [np.inf, .7, .1], [True, False, False], .8)
+    >>> round(break_even_point(c).value, 6)
+    0.571429
+    """
+    finite = np.isfinite(pr.x) & np.isfinite(pr.y)
+    if not (finite & ~pr.synthetic).any():
+        return None
+    idx = np.flatnonzero(finite)
+    x, y, synthetic = pr.x[idx], pr.y[idx], pr.synthetic[idx]
+    gap = y - x  # precision - recall: > 0 at the top (synthetic point), < 0 once recall overtakes
+    below = np.flatnonzero((gap <= 0) & ~synthetic)
+    if below.size == 0:  # precision stays above recall: the nearest is the last point
+        j = idx.size - 1
+        return BreakEvenPoint(float(x[j]), float(pr.thresholds[idx[j]]), float(y[j]), float(x[j]))
+    i = int(below[0])
+    if gap[i] == 0 or i == 0:
+        value, j = float(x[i]), i
+    else:
+        t = gap[i - 1] / (gap[i - 1] - gap[i])
+        value = float(x[i - 1] + t * (x[i] - x[i - 1]))
+        j = i if (t >= 0.5 or synthetic[i - 1]) else i - 1
+    return BreakEvenPoint(value, float(pr.thresholds[idx[j]]), float(y[j]), float(x[j]))
