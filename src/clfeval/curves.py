@@ -103,7 +103,7 @@ def _cumulative(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np
     return _cumsum(neg), tps
 
 
-def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
+def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) -> float | np.ndarray:
     """Area under the ROC curve from per-score counts; NaN where a class is missing.
 
     Equals the Mann-Whitney probability that a positive outscores a negative (ties count half).
@@ -115,7 +115,7 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     pos = np.asarray(pos)
     n_total, p_total = count_totals(neg, pos)
     neg = _negatives(neg, pos)
-    tps = _cumsum(pos)
+    tps = _cumsum(pos) if tps is None else tps
     # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
     # tps + tps_before = 2 tps - pos.
     area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
@@ -149,7 +149,9 @@ def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
     return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
 
 
-def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
+def average_precision(
+    neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None
+) -> float | np.ndarray:
     """Average precision: the step-sum of precision weighted by each rise in recall.
 
     Not interpolated (scikit-learn's definition). With no positives it is 0.
@@ -159,7 +161,7 @@ def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
     """
     pos = np.asarray(pos)
     _, p_total = count_totals(neg, pos)
-    tps = _cumsum(pos)
+    tps = _cumsum(pos) if tps is None else tps
     if neg is None:
         predicted = _ranks(tps.shape[-1], tps.dtype)
     else:
@@ -178,7 +180,7 @@ def average_precision(neg: np.ndarray, pos: np.ndarray) -> float | np.ndarray:
 
 
 def _roc_corners(
-    neg: np.ndarray | None, pos: np.ndarray
+    neg: np.ndarray | None, pos: np.ndarray, tps_all: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the ROC points not collinear with both neighbours, with (fps, tps) there."""
     d = pos.size
@@ -192,7 +194,7 @@ def _roc_corners(
         if neg is not None:
             keep[1:-1] |= neg[1:-1] != neg[2:]
         idx = np.flatnonzero(keep)
-        tps = _cumsum(pos)[idx]
+        tps = (_cumsum(pos) if tps_all is None else tps_all)[idx]
         if neg is None:  # one sample per score: fps = rank - tps
             fps = idx + 1
             fps -= tps
@@ -225,7 +227,12 @@ def _rate(cum: np.ndarray, out: np.ndarray) -> None:
 
 
 def roc_points(
-    neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = True
+    neg: np.ndarray,
+    pos: np.ndarray,
+    scores: np.ndarray,
+    drop_intermediate: bool = True,
+    *,
+    tps: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """ROC curve (fpr, tpr, thresholds), starting at the synthetic point (0, 0, +inf).
 
@@ -239,7 +246,7 @@ def roc_points(
     neg = None if neg is None else np.asarray(neg)
     pos = np.asarray(pos)
     if drop_intermediate and pos.size > 2:
-        idx, fps, tps = _roc_corners(neg, pos)
+        idx, fps, tps = _roc_corners(neg, pos, tps)
     else:
         idx = None
         fps, tps = _cumulative(neg, pos)
@@ -257,13 +264,21 @@ def roc_points(
 
 
 def precision_recall_points(
-    neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = False
+    neg: np.ndarray,
+    pos: np.ndarray,
+    scores: np.ndarray,
+    drop_intermediate: bool = False,
+    *,
+    tps: np.ndarray | None = None,
+    descending: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Precision-recall curve in scikit-learn's order: thresholds increasing, recall decreasing,
     ending at the synthetic point (precision 1, recall 0) that has no threshold.
 
     With no positives, recall is 1 at every threshold. ``drop_intermediate`` keeps only the
-    first and last point of each run of equal recall.
+    first and last point of each run of equal recall. ``descending`` gives the points in the
+    opposite order, by decreasing threshold, starting at the synthetic point, whose threshold
+    is then +inf (so that all three arrays have the same length).
 
     >>> neg, pos, scores = np.array([0, 1, 1]), np.array([1, 1, 0]), np.array([.8, .4, .1])
     >>> p, r, t = precision_recall_points(neg, pos, scores)
@@ -271,7 +286,7 @@ def precision_recall_points(
     ([0.5, 0.6666666666666666, 1.0, 1.0], [1.0, 1.0, 0.5, 0.0], [0.1, 0.4, 0.8])
     """
     pos = np.asarray(pos)
-    tps = _cumsum(pos)
+    tps = _cumsum(pos) if tps is None else tps
     if neg is None:  # one sample per score: everything ranked so far is predicted positive
         predicted = _ranks(tps.size, tps.dtype)
     else:
@@ -283,8 +298,12 @@ def precision_recall_points(
     d = tps.size
     precision, recall = np.empty(d + 1), np.empty(d + 1)
     precision[d], recall[d] = 1.0, 0.0
-    # Written through reversed views: the points come out by increasing threshold, no copies.
-    prec_rev, rec_rev = precision[d - 1 :: -1], recall[d - 1 :: -1]
+    if descending:
+        precision[0], recall[0] = 1.0, 0.0
+        prec_rev, rec_rev = precision[1:], recall[1:]
+    else:
+        # Written through reversed views: the points come out by increasing threshold, no copies.
+        prec_rev, rec_rev = precision[d - 1 :: -1], recall[d - 1 :: -1]
     if d and predicted[0] > 0:  # cumulative, so then nothing is 0
         np.divide(tps, predicted, out=prec_rev)
     elif d:
@@ -294,6 +313,11 @@ def precision_recall_points(
         np.divide(tps, tps[-1], out=rec_rev)
     else:
         rec_rev[:] = 1.0
+    if descending:
+        thresholds = np.empty(d + 1)
+        thresholds[0] = np.inf
+        thresholds[1:] = scores
+        return precision, recall, thresholds
     return precision, recall, scores[::-1].copy()
 
 

@@ -28,7 +28,6 @@ from .labels import (
     as_score_array,
     check_sample_weight,
     encode,
-    target_kind,
     union_labels,
     unique_sorted,
 )
@@ -39,7 +38,6 @@ from .roc_pr import (
     Curve,
     CurveSet,
     OperatingPoint,
-    break_even_point,
     macro_curve,
     pr_curve_of,
     roc_curve_of,
@@ -156,8 +154,8 @@ class Evaluation:
 
     def _areas(self) -> tuple[np.ndarray, np.ndarray]:
         assert self.rankings is not None
-        auc = np.array([r.roc_auc() for r in self.rankings.values()])
-        ap = np.array([r.average_precision() for r in self.rankings.values()])
+        auc = np.array([r.roc_auc for r in self.rankings.values()])
+        ap = np.array([r.average_precision for r in self.rankings.values()])
         return auc, ap
 
     @cached_property
@@ -179,8 +177,8 @@ class Evaluation:
             }
             if self._micro is not None:
                 areas["micro"] = {
-                    "roc_auc": self._micro.roc_auc(),
-                    "average_precision": self._micro.average_precision(),
+                    "roc_auc": self._micro.roc_auc,
+                    "average_precision": self._micro.average_precision,
                 }
             if self.task == "binary":
                 i = self._pos_index()
@@ -252,7 +250,14 @@ class Evaluation:
     @cached_property
     def break_even(self) -> BreakEvenPoint | None:
         """Break-even point (precision = recall) of the main PR curve."""
-        return None if self.pr is None else break_even_point(self.pr.main)
+        return None if self.rankings is None else self._main_ranking().break_even()
+
+    def _main_ranking(self) -> BinaryRanking:
+        assert self.rankings is not None
+        if self.task == "binary":
+            return self.rankings[self._main_name()]
+        assert self._micro is not None
+        return self._micro
 
     # -- outputs ---------------------------------------------------------------------------------
 
@@ -403,6 +408,10 @@ def _binary_rankings(
     pos = BinaryRanking.from_table(ScoreTable._build(is_pos, pos_scores, _BINARY, w), 1)
     if neg_scores is None:
         neg = pos.reversed()
+        if pos.pos.dtype.kind != "f":
+            # With integer counts both areas are exact ratios of the same integers: the AUC of
+            # the reversed ranking is bitwise that of the original, so it is not summed again.
+            neg.__dict__["roc_auc"] = pos.roc_auc
     else:
         neg = BinaryRanking.from_table(ScoreTable._build(~is_pos, neg_scores, _BINARY, w), 1)
     pair = [neg, pos] if pos_index == 1 else [pos, neg]
@@ -487,8 +496,7 @@ def evaluate(
         yt = yt[:, 0]
     if yt.ndim != 1:
         raise ValueError(f"y_true must be 1-D labels or a 2-D 0/1 indicator matrix, got shape {yt.shape}.")
-    kind, _ = target_kind(yt, "y_true")
-    if kind.startswith("continuous"):
+    if yt.dtype.kind == "f" and not np.array_equal(yt, np.floor(yt)):
         raise ValueError(
             "y_true holds continuous values; it must hold class labels. Scores belong in y_score."
         )
@@ -529,15 +537,17 @@ def evaluate(
                 pos_scores, neg_scores = s, None
             else:
                 pos_scores, neg_scores = s[:, pos_index], s[:, 1 - pos_index]
+            rankings = _binary_rankings(is_pos, pos_scores, neg_scores, w, names, pos_index)
             if yp is None:
                 thr = (0.5 if score_kind == "probability" else 0.0) if thr is None else thr
-                p_codes = np.where(pos_scores >= thr, pos_index, 1 - pos_index)
                 notes.append(
                     f"Predictions derived from the scores: {names[pos_index]!r} where the score "
                     f">= {thr:g} ({score_kind} scores)."
                 )
-                yp_codes = p_codes
-            rankings = _binary_rankings(is_pos, pos_scores, neg_scores, w, names, pos_index)
+                # the confusion matrix at a threshold is read off the score statistics
+                tp, fp, fn, tn = rankings[names[pos_index]].counts_at(thr)
+                table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
+                matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
         else:
             if thr is not None:
                 raise ValueError(
@@ -561,8 +571,9 @@ def evaluate(
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise _first_outside(yp, yp_codes, classes, "y_pred")
-    cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
-    confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names)
+    if yp is not None or not binary:
+        matrix = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w).matrix
+    confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
     return Evaluation(
         task="binary" if binary else "multiclass",
         labels=classes,

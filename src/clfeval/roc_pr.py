@@ -17,11 +17,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 
-from .curves import average_precision, precision_recall_points, roc_auc, roc_points
+from .curves import (
+    _cumsum,
+    average_precision,
+    count_totals,
+    precision_recall_points,
+    roc_auc,
+    roc_points,
+)
 from .measures import average
 from .scores import ScoreTable
 
@@ -34,36 +42,56 @@ __all__ = [
     "roc_curve_of",
     "pr_curve_of",
     "macro_curve",
-    "break_even_point",
 ]
 
 
 def _frozen(a: Any, dtype: Any = np.float64) -> np.ndarray:
-    a = np.array(a, dtype=dtype)
+    a = np.asarray(a, dtype=dtype).view()
     a.flags.writeable = False
     return a
 
 
-@dataclass(frozen=True)
+def _count_at_least(decreasing: np.ndarray, value: float) -> int:
+    """How many entries of a decreasing array are >= value (bisection, no temporary arrays).
+
+    >>> _count_at_least(np.array([0.9, 0.5, 0.5, 0.2]), 0.5)
+    3
+    """
+    lo, hi = 0, decreasing.size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decreasing[mid] >= value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 class BinaryRanking:
     """One class against the rest: distinct scores (decreasing) with negative and positive counts.
 
-    ``neg`` may be None when every score holds exactly one (unweighted) sample.
+    ``neg`` may be None when every score holds exactly one (unweighted) sample. Areas are
+    computed once and kept.
 
     >>> r = BinaryRanking.from_table(ScoreTable.from_labels([0, 1, 1], [0.2, 0.9, 0.2]), 1)
     >>> r.scores.tolist(), r.pos.tolist()
     ([0.9, 0.2], [1, 1])
     """
 
-    scores: np.ndarray
-    neg: np.ndarray | None
-    pos: np.ndarray
+    def __init__(self, scores: np.ndarray, neg: np.ndarray | None, pos: np.ndarray) -> None:
+        self.scores = scores
+        self.neg = neg
+        self.pos = pos
 
     @classmethod
     def from_table(cls, table: ScoreTable, positive: int = -1) -> BinaryRanking:
         """Column ``positive`` of a score table against all its other columns."""
         neg, pos = table.binary_counts(positive, compact=True)
         return cls(table.scores, neg, pos)
+
+    def __repr__(self) -> str:
+        n, p = self.totals
+        return f"BinaryRanking(n_scores={self.scores.size}, negatives={n:g}, positives={p:g})"
 
     def negatives(self) -> np.ndarray:
         """The negative counts, materialised."""
@@ -80,21 +108,88 @@ class BinaryRanking:
         """
         return BinaryRanking(-self.scores[::-1], self.pos[::-1], self.negatives()[::-1])
 
+    @cached_property
     def totals(self) -> tuple[float, float]:
         """(total negatives, total positives)."""
-        pos = float(np.count_nonzero(self.pos) if self.pos.dtype == np.bool_ else self.pos.sum())
-        if self.neg is None:
-            return float(self.pos.size) - pos, pos
-        neg = self.neg
-        return float(np.count_nonzero(neg) if neg.dtype == np.bool_ else neg.sum()), pos
+        n, p = count_totals(self.neg, self.pos)
+        return n.item(), p.item()
 
+    @cached_property
+    def tps(self) -> np.ndarray:
+        """Cumulative positives down the ranking (true positives at each threshold)."""
+        return _cumsum(self.pos)
+
+    @cached_property
     def roc_auc(self) -> float:
         """Area under the ROC curve (NaN when a class is missing)."""
-        return float(roc_auc(self.neg, self.pos))
+        return float(roc_auc(self.neg, self.pos, tps=self.tps))
 
+    @cached_property
     def average_precision(self) -> float:
-        """Average precision (NaN when there are no positives, unlike sklearn's 0)."""
-        return float(average_precision(self.neg, self.pos)) if self.totals()[1] > 0 else float("nan")
+        """Average precision (NaN when there are no positives, where scikit-learn says 0)."""
+        if not self.totals[1] > 0:
+            return float("nan")
+        return float(average_precision(self.neg, self.pos, tps=self.tps))
+
+    def counts_at(self, threshold: float) -> tuple[Any, Any, Any, Any]:
+        """(tp, fp, fn, tn) when every score >= ``threshold`` is predicted positive.
+
+        >>> BinaryRanking(np.array([0.9, 0.5, 0.2]), None, np.array([True, False, True])).counts_at(0.5)
+        (1, 1, 1, 0)
+        """
+        # scores decrease, so the predicted positives are a prefix
+        stop = _count_at_least(self.scores, threshold)
+        tp = self.tps[stop - 1].item() if stop else 0
+        if self.neg is None:
+            fp = stop - tp
+        else:
+            fp = count_totals(None, self.neg[:stop])[1].item()
+        n_total, p_total = self.totals
+        return tp, fp, p_total - tp, n_total - fp
+
+    def break_even(self) -> BreakEvenPoint | None:
+        """Precision-recall break-even point (None without positives).
+
+        Precision exceeds recall exactly while fewer samples are predicted positive than there
+        are positives, so the crossing is where the predicted count reaches the positive total
+        (found by bisection); between two scores it is interpolated linearly on the PR curve,
+        whose first point is the synthetic (recall 0, precision 1).
+
+        >>> BinaryRanking(np.array([0.9, 0.5, 0.2]), None, np.array([True, False, True])).break_even()
+        BreakEvenPoint(value=0.5, threshold=0.5, precision=0.5, recall=0.5)
+        """
+        _, p_total = self.totals
+        if not p_total > 0:
+            return None
+        tps = self.tps
+        if self.neg is None:  # one sample per score: the predicted count is the rank
+            i = min(int(np.ceil(p_total)) - 1, tps.size - 1)
+
+            def predicted_at(j: int) -> float:
+                return float(j + 1)
+        else:
+            predicted = np.cumsum(self.neg, dtype=np.result_type(self.neg.dtype, tps.dtype))
+            predicted += tps
+            i = min(int(np.searchsorted(predicted, p_total, side="left")), predicted.size - 1)
+
+            def predicted_at(j: int) -> float:
+                return float(predicted[j])
+
+        def point(j: int) -> tuple[float, float]:  # (precision, recall) at score j
+            tp = float(tps[j])
+            return tp / predicted_at(j), tp / p_total
+
+        p_i, r_i = point(i)
+        if predicted_at(i) == p_total:
+            value, j = r_i, i
+        else:
+            p_h, r_h = point(i - 1) if i > 0 else (1.0, 0.0)
+            gap_h, gap_i = p_h - r_h, p_i - r_i
+            t = gap_h / (gap_h - gap_i) if gap_h != gap_i else 1.0
+            value = r_h + t * (r_i - r_h)
+            j = i if (t >= 0.5 or i == 0) else i - 1
+        p_j, r_j = point(j)
+        return BreakEvenPoint(float(value), float(self.scores[j]), p_j, r_j)
 
 
 @dataclass(frozen=True)
@@ -291,10 +386,10 @@ def roc_curve_of(
     label: Any = None,
 ) -> Curve:
     """ROC curve (scikit-learn's points, drop_intermediate=True) with its AUC."""
-    fpr, tpr, thr = roc_points(ranking.neg, ranking.pos, ranking.scores, drop_intermediate=True)
+    fpr, tpr, thr = roc_points(ranking.neg, ranking.pos, ranking.scores, True, tps=ranking.tps)
     synthetic = np.zeros(fpr.size, dtype=bool)
     synthetic[0] = True
-    return Curve("roc", name, fpr, tpr, thr, synthetic, ranking.roc_auc(), operating_point, label)
+    return Curve("roc", name, fpr, tpr, thr, synthetic, ranking.roc_auc, operating_point, label)
 
 
 def pr_curve_of(
@@ -304,13 +399,14 @@ def pr_curve_of(
     label: Any = None,
 ) -> Curve:
     """Precision-recall curve (scikit-learn's points, reversed: decreasing threshold) with its AP."""
-    precision, recall, thr = precision_recall_points(ranking.neg, ranking.pos, ranking.scores)
-    thresholds = np.concatenate(([np.inf], thr[::-1]))
+    precision, recall, thresholds = precision_recall_points(
+        ranking.neg, ranking.pos, ranking.scores, tps=ranking.tps, descending=True
+    )
     synthetic = np.zeros(thresholds.size, dtype=bool)
     synthetic[0] = True
     return Curve(
-        "pr", name, recall[::-1], precision[::-1], thresholds, synthetic,
-        ranking.average_precision(), operating_point, label,
+        "pr", name, recall, precision, thresholds, synthetic,
+        ranking.average_precision, operating_point, label,
     )
 
 
@@ -331,30 +427,3 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     x, y = grid, mean_y
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)
-
-
-def break_even_point(pr: Curve) -> BreakEvenPoint | None:
-    """Where precision equals recall on a PR curve (None when the curve is undefined).
-
-    >>> c = Curve("pr", "a", [0, .5, 1], [1, .6, .4], [np.inf, .7, .1], [True, False, False], .8)
-    >>> round(break_even_point(c).value, 6)
-    0.571429
-    """
-    finite = np.isfinite(pr.x) & np.isfinite(pr.y)
-    if not (finite & ~pr.synthetic).any():
-        return None
-    idx = np.flatnonzero(finite)
-    x, y, synthetic = pr.x[idx], pr.y[idx], pr.synthetic[idx]
-    gap = y - x  # precision - recall: > 0 at the top (synthetic point), < 0 once recall overtakes
-    below = np.flatnonzero((gap <= 0) & ~synthetic)
-    if below.size == 0:  # precision stays above recall: the nearest is the last point
-        j = idx.size - 1
-        return BreakEvenPoint(float(x[j]), float(pr.thresholds[idx[j]]), float(y[j]), float(x[j]))
-    i = int(below[0])
-    if gap[i] == 0 or i == 0:
-        value, j = float(x[i]), i
-    else:
-        t = gap[i - 1] / (gap[i - 1] - gap[i])
-        value = float(x[i - 1] + t * (x[i] - x[i - 1]))
-        j = i if (t >= 0.5 or synthetic[i - 1]) else i - 1
-    return BreakEvenPoint(value, float(pr.thresholds[idx[j]]), float(y[j]), float(x[j]))
