@@ -347,7 +347,7 @@ def _names(labels: np.ndarray, target_names: Any) -> list[str]:
 def _first_outside(y: np.ndarray, codes: np.ndarray, labels: np.ndarray, name: str) -> ValueError:
     bad = int(np.flatnonzero(codes < 0)[0])
     return ValueError(
-        f"{name}[{bad}] = {y[bad]!r} is not one of labels {labels.tolist()}; add it to labels "
+        f"{name}[{bad}] = {y[bad:bad + 1].tolist()[0]!r} is not one of labels {labels.tolist()}; add it to labels "
         "or drop those samples."
     )
 
@@ -367,7 +367,7 @@ def _resolve_labels(
         union_labels(given, *present, names=("labels", *names))  # refuses a type mix
         return given
     out = union_labels(*present, names=tuple(names))
-    if pos_label is not None and not (out == pos_label).any():
+    if pos_label is not None and out.size < 2 and not (out == pos_label).any():
         out = union_labels(out, np.array([pos_label]), names=(*names, "pos_label"))
     if n_columns is not None and n_columns != out.size and not (n_columns == 2 and out.size < 2):
         raise ValueError(

@@ -153,7 +153,8 @@ class BinaryRanking:
         Precision exceeds recall exactly while fewer samples are predicted positive than there
         are positives, so the crossing is where the predicted count reaches the positive total
         (found by bisection); between two scores it is interpolated linearly on the PR curve,
-        whose first point is the synthetic (recall 0, precision 1).
+        whose first point is the synthetic (recall 0, precision 1). Points ranked above the
+        first positive (precision = recall = 0) are not crossings.
 
         >>> BinaryRanking(np.array([0.9, 0.5, 0.2]), None, np.array([True, False, True])).break_even()
         BreakEvenPoint(value=0.5, threshold=0.5, precision=0.5, recall=0.5)
@@ -183,7 +184,9 @@ class BinaryRanking:
         if predicted_at(i) == p_total:
             value, j = r_i, i
         else:
-            p_h, r_h = point(i - 1) if i > 0 else (1.0, 0.0)
+            # A point with no true positive yet (precision = recall = 0) is no crossing: the
+            # curve's start there is the synthetic (recall 0, precision 1).
+            p_h, r_h = point(i - 1) if i > 0 and tps[i - 1] > 0 else (1.0, 0.0)
             gap_h, gap_i = p_h - r_h, p_i - r_i
             t = gap_h / (gap_h - gap_i) if gap_h != gap_i else 1.0
             value = r_h + t * (r_i - r_h)

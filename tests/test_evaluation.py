@@ -1,0 +1,394 @@
+"""evaluate() / Evaluation against scikit-learn (the oracle), hand-worked cases and properties."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.preprocessing import label_binarize
+
+import clfeval
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.roc_pr import BinaryRanking, Curve, macro_curve
+
+TOL = dict(rtol=1e-12, atol=1e-12)
+METRICS = ("precision", "recall", "f1")
+
+
+def quiet_eval(*args, **kwargs) -> clfeval.Evaluation:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        ev = clfeval.evaluate(*args, **kwargs)
+        ev.report  # noqa: B018 - builds (and warns) here
+    return ev
+
+
+def close(a, b) -> bool:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return bool(np.allclose(a, b, equal_nan=True, **TOL))
+
+
+def sk_prf(y_true, y_pred, labels, average, w=None):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return skm.precision_recall_fscore_support(
+            y_true, y_pred, labels=labels, average=average, sample_weight=w, zero_division=np.nan
+        )
+
+
+def check_report_against_sklearn(ev, y_true, y_pred, labels, w=None, multilabel=False):
+    """Per-class rows and every average of the report equal sklearn with zero_division=nan."""
+    p, r, f, s = sk_prf(y_true, y_pred, labels, None, w)
+    rows = ev.report.rows
+    for key, ref in zip(METRICS, (p, r, f)):
+        assert close([row[key] for row in rows], ref), key
+    assert close([row["support"] for row in rows], s)
+    averages = ("micro", "macro", "weighted") + (("samples",) if multilabel else ())
+    for avg in averages:
+        p, r, f, _ = sk_prf(y_true, y_pred, labels, avg, w)
+        got = ev.report.averages[avg]
+        assert close([got[k] for k in METRICS], [p, r, f]), avg
+
+
+# -- binary ----------------------------------------------------------------------------------------
+
+
+@given(
+    n=st.integers(2, 60),
+    n_values=st.integers(1, 8),
+    weighted=st.booleans(),
+    seed=st.integers(0, 2**31),
+)
+def test_binary_scores_match_sklearn(n, n_values, weighted, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = rng.integers(0, n_values + 1, n) / n_values  # ties on purpose
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    ev = quiet_eval(y, y_score=s, sample_weight=w)
+    y_pred = (s >= 0.5).astype(int)
+    assert ev.task == "binary" and ev.threshold == 0.5 and ev.score_kind == "probability"
+    assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, sample_weight=w))
+    check_report_against_sklearn(ev, y, y_pred, [0, 1], w)
+    o = ev.report.overall
+    assert close(o["accuracy"], skm.accuracy_score(y, y_pred, sample_weight=w))
+    assert close(o["balanced_accuracy"], skm.balanced_accuracy_score(y, y_pred, sample_weight=w))
+    assert close(o["mcc"], skm.matthews_corrcoef(y, y_pred, sample_weight=w))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        kappa = skm.cohen_kappa_score(y, y_pred, sample_weight=w)
+    assert close(o["kappa"], kappa)
+    assert close(o["roc_auc"], skm.roc_auc_score(y, s, sample_weight=w))
+    assert close(o["average_precision"], skm.average_precision_score(y, s, sample_weight=w))
+    # the curves are sklearn's points (PR reversed: decreasing threshold)
+    fpr, tpr, thr = skm.roc_curve(y, s, sample_weight=w)
+    roc = ev.roc.main
+    assert close(roc.fpr, fpr) and close(roc.tpr, tpr) and close(roc.thresholds, thr)
+    assert close(roc.area, skm.auc(fpr, tpr))
+    prec, rec, pthr = skm.precision_recall_curve(y, s, sample_weight=w)
+    pr = ev.pr.main
+    assert close(pr.precision, prec[::-1]) and close(pr.recall, rec[::-1])
+    assert close(pr.thresholds[1:], pthr[::-1]) and pr.thresholds[0] == np.inf
+    assert pr.synthetic.tolist() == [True] + [False] * (len(pr) - 1)
+    # class 0's row is class 0 against the rest, ranked by the negated score
+    row0 = ev.report.rows[0]
+    assert close(row0["roc_auc"], skm.roc_auc_score(y == 0, -s, sample_weight=w))
+    assert close(row0["average_precision"], skm.average_precision_score(y == 0, -s, sample_weight=w))
+
+
+def test_binary_two_column_probabilities_use_each_column():
+    rng = np.random.default_rng(3)
+    y = np.array(["no", "yes"])[rng.integers(0, 2, 200)]
+    p1 = rng.random(200)
+    proba = np.column_stack([1 - p1, p1])
+    ev = quiet_eval(y, y_score=proba)
+    assert ev.pos_label == "yes"
+    assert any("Positive class taken as 'yes'" in n for n in ev.report.notes)
+    assert close(ev.report.rows[0]["average_precision"], skm.average_precision_score(y == "no", proba[:, 0]))
+    assert close(ev.report.overall["roc_auc"], skm.roc_auc_score(y == "yes", p1))
+
+
+def test_operating_point_sits_on_the_curve_at_the_threshold():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 500)
+    s = rng.normal(size=500) + y
+    ev = quiet_eval(y, y_score=s, threshold=0.3)
+    op = ev.roc.main.operating_point
+    fpr, tpr, thr = skm.roc_curve(y, s, drop_intermediate=False)
+    i = np.flatnonzero(thr >= 0.3)[-1]
+    assert op.threshold == 0.3 and math.isclose(op.x, fpr[i]) and math.isclose(op.y, tpr[i])
+    pred = (s >= 0.3).astype(int)
+    assert close(ev.confusion.counts, skm.confusion_matrix(y, pred))
+    assert math.isclose(ev.pr.main.operating_point.y, skm.precision_score(y, pred))
+
+
+def test_hard_predictions_and_scores_together():
+    y = np.array([0, 0, 1, 1, 1, 0])
+    y_pred = np.array([0, 1, 1, 0, 1, 0])
+    s = np.array([0.1, 0.6, 0.8, 0.3, 0.9, 0.2])
+    ev = quiet_eval(y, y_pred, s)
+    assert ev.threshold is None
+    assert ev.confusion.counts.tolist() == [[2, 1], [1, 2]]
+    assert ev.roc.main.operating_point == clfeval.roc_pr.OperatingPoint(1 / 3, 2 / 3, None)
+
+
+# -- multi-class ------------------------------------------------------------------------------------
+
+
+@given(n=st.integers(6, 80), k=st.integers(3, 6), weighted=st.booleans(), seed=st.integers(0, 2**31))
+def test_multiclass_probabilities_match_sklearn(n, k, weighted, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    logits = rng.integers(0, 4, (n, k)).astype(float)
+    proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    ev = quiet_eval(y, y_score=proba, sample_weight=w)
+    y_pred = proba.argmax(axis=1)
+    assert ev.task == "multiclass"
+    assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, sample_weight=w))
+    check_report_against_sklearn(ev, y, y_pred, list(range(k)), w)
+    auc = skm.roc_auc_score(y, proba, multi_class="ovr", average=None, sample_weight=w)
+    assert close([r["roc_auc"] for r in ev.report.rows], auc)
+    for avg in ("macro", "weighted", "micro"):
+        ref = skm.roc_auc_score(y, proba, multi_class="ovr", average=avg, sample_weight=w)
+        assert close(ev.report.averages[avg]["roc_auc"], ref), avg
+    onehot = label_binarize(y, classes=list(range(k)))
+    ap = skm.average_precision_score(onehot, proba, average=None, sample_weight=w)
+    assert close([r["average_precision"] for r in ev.report.rows], ap)
+    for avg in ("macro", "weighted", "micro"):
+        ref = skm.average_precision_score(onehot, proba, average=avg, sample_weight=w)
+        assert close(ev.report.averages[avg]["average_precision"], ref), avg
+    # micro curves are sklearn's curves of the flattened one-hot problem
+    fpr, tpr, _ = skm.roc_curve(onehot.ravel(), proba.ravel(), sample_weight=None if w is None else np.repeat(w, k))
+    assert close(ev.roc["micro"].fpr, fpr) and close(ev.roc["micro"].tpr, tpr)
+    for c in range(k):
+        fpr, tpr, _ = skm.roc_curve(y == c, proba[:, c], sample_weight=w)
+        assert close(ev.roc[str(c)].fpr, fpr) and close(ev.roc[str(c)].tpr, tpr)
+
+
+def test_multiclass_string_labels_target_names_and_label_order():
+    y = np.array(["cat", "dog", "eel", "dog", "cat", "eel", "eel"])
+    y_pred = np.array(["cat", "dog", "dog", "dog", "eel", "eel", "cat"])
+    labels = ["eel", "dog", "cat", "fox"]
+    ev = quiet_eval(y, y_pred, labels=labels, target_names=["E", "D", "C", "F"])
+    assert ev.names == ["E", "D", "C", "F"]
+    assert ev.confusion.counts.tolist() == skm.confusion_matrix(y, y_pred, labels=labels).tolist()
+    check_report_against_sklearn(ev, y, y_pred, labels)
+    fox = ev.report.rows[3]
+    assert math.isnan(fox["precision"]) and math.isnan(fox["recall"]) and fox["support"] == 0
+    assert any("'F'" in n and "recall" in n for n in ev.report.notes)
+
+
+# -- multilabel -------------------------------------------------------------------------------------
+
+
+@given(n=st.integers(4, 50), L=st.integers(2, 5), seed=st.integers(0, 2**31))
+def test_multilabel_matches_sklearn(n, L, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, (n, L))
+    y[0], y[1] = 0, 1
+    s = rng.integers(0, 5, (n, L)) / 4
+    ev = quiet_eval(y, y_score=s)
+    pred = (s >= 0.5).astype(int)
+    assert ev.task == "multilabel"
+    check_report_against_sklearn(ev, y, pred, list(range(L)), multilabel=True)
+    assert close(ev.confusion.sklearn_layout(), skm.multilabel_confusion_matrix(y, pred))
+    assert close(ev.report.overall["accuracy"], skm.accuracy_score(y, pred))
+    assert close(ev.report.overall["hamming_loss"], skm.hamming_loss(y, pred))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        auc = skm.roc_auc_score(y, s, average=None)
+    assert close([r["roc_auc"] for r in ev.report.rows], auc)
+    assert close(ev.report.averages["micro"]["roc_auc"], skm.roc_auc_score(y, s, average="micro"))
+
+
+# -- confusion matrix views ---------------------------------------------------------------------------
+
+
+@given(k=st.integers(2, 7), seed=st.integers(0, 2**31))
+def test_confusion_views(k, seed):
+    rng = np.random.default_rng(seed)
+    y, p = rng.integers(0, k, 60), rng.integers(0, k, 60)
+    y[:k] = p[:k] = np.arange(k)
+    cm = quiet_eval(y, p).confusion
+    for by in ("true", "pred", "all"):
+        assert close(cm.normalized(by), skm.confusion_matrix(y, p, normalize=by))
+    mcm = skm.multilabel_confusion_matrix(y, p)
+    assert np.array_equal(cm.sklearn_layout(), mcm)
+    assert np.array_equal(cm.textbook()[:, 0, 0], mcm[:, 1, 1])  # TP first
+    assert np.array_equal(cm.textbook()[:, 1, 1], mcm[:, 0, 0])  # TN last
+    assert cm.total == 60
+
+
+def test_textbook_layout_hand_worked():
+    # 3 TP, 1 FN, 2 FP, 4 TN for class 1
+    ev = quiet_eval([1, 1, 1, 1, 0, 0, 0, 0, 0, 0], [1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+    assert ev.confusion.textbook()[1].tolist() == [[3, 1], [2, 4]]
+    assert ev.confusion.per_class()["fn"].tolist() == [2, 1]
+
+
+# -- break-even point ---------------------------------------------------------------------------------
+
+
+def brute_force_break_even(y, s):
+    """Loop over every threshold, counting from the raw data: if some threshold predicts exactly
+    as many samples as there are positives, precision = recall = tp / P there; else interpolate
+    linearly on the PR curve between the last threshold predicting fewer and the first predicting
+    more (a point with no true positive is replaced by the curve's start, recall 0, precision 1)."""
+    P = int(y.sum())
+    prev = (0.0, 1.0)  # (recall, precision)
+    for t in sorted(set(s.tolist()), reverse=True):
+        pred = s >= t
+        k, tp = int(pred.sum()), int((pred & (y == 1)).sum())
+        r, p = tp / P, tp / k
+        if k == P:
+            return r
+        if k > P:
+            gh, gi = prev[1] - prev[0], p - r
+            a = gh / (gh - gi)
+            return prev[0] + a * (r - prev[0])
+        if tp > 0:
+            prev = (r, p)
+    raise AssertionError("unreachable: the last threshold predicts every sample")
+
+
+@given(n=st.integers(2, 60), seed=st.integers(0, 2**31), n_values=st.sampled_from([3, 10, 1000]))
+def test_break_even_equals_brute_force(n, seed, n_values):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = rng.integers(0, n_values, n).astype(float)
+    be = quiet_eval(y, y_score=s).break_even
+    assert math.isclose(be.value, brute_force_break_even(y, s), rel_tol=1e-12, abs_tol=1e-12)
+    if len(np.unique(s)) == n:  # no ties: precision = recall exactly at the top P samples
+        p = int(y.sum())
+        top = np.argsort(-s)[:p]
+        assert math.isclose(be.value, y[top].mean())
+
+
+# -- outputs and errors -----------------------------------------------------------------------------
+
+
+def test_to_json_is_strict_and_complete(tmp_path):
+    y = [0, 0, 1, 1, 2]
+    proba = np.array([[0.8, 0.1, 0.1], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.3, 0.3, 0.4], [0.3, 0.3, 0.4]])
+    ev = quiet_eval(y, y_score=proba, labels=[0, 1, 2, 3] if False else None, name="m")
+    path = tmp_path / "ev.json"
+    text = ev.to_json(path)
+
+    def reject(c):
+        raise AssertionError(f"bare {c} in JSON")
+
+    data = json.loads(path.read_text(), parse_constant=reject)
+    assert data == json.loads(text, parse_constant=reject)
+    assert data["task"] == "multiclass" and data["name"] == "m"
+    assert data["confusion"]["counts"] == ev.confusion.counts.tolist()
+    assert data["roc"]["micro"]["thresholds"][0] == "inf"
+    assert math.isclose(data["report"]["overall"]["roc_auc"], skm.roc_auc_score(y, proba, multi_class="ovr"))
+    assert set(data["roc"]) == {"0", "1", "2", "micro", "macro"}
+
+
+def test_nan_becomes_null_in_json():
+    ev = quiet_eval([0, 0, 1], [0, 0, 0])  # class 1 never predicted: precision NaN
+    data = json.loads(ev.to_json())
+    assert data["report"]["rows"][1]["precision"] is None
+
+
+def test_markdown_and_frame():
+    ev = quiet_eval(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+    md = ev.to_markdown()
+    assert md.splitlines()[0].startswith("| class | precision | recall")
+    assert "| **macro avg** |" in md
+    frame = ev.to_frame()
+    assert list(frame.index[:3]) == ["a", "b", "c"]
+    assert math.isclose(frame.loc["b", "recall"], 0.5)
+    assert frame.loc["macro avg", "kind"] == "average"
+
+
+def test_text_report_keeps_summary_rows_apart():
+    text = str(quiet_eval([0, 1, 1, 0], [0, 1, 0, 0]).report)
+    lines = text.splitlines()
+    first_avg = next(i for i, line in enumerate(lines) if "avg" in line)
+    assert lines[first_avg - 1] == ""
+    assert "balanced accuracy" in text and "MCC" in text
+
+
+def test_undefined_warns_once_per_call():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ev = clfeval.evaluate([0, 1, 2, 2], [0, 0, 0, 0])
+        ev.report  # noqa: B018
+        ev.report  # noqa: B018 - cached: no second warning
+    undefined = [w for w in caught if issubclass(w.category, UndefinedMetricWarning)]
+    assert len(undefined) == 1
+    assert "2 classes ('1', '2': never predicted)" in str(undefined[0].message)
+    # left out of the averages, not counted as 0
+    assert ev.report.averages["macro"]["precision"] == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(y_true=[0, 1]), "needs y_pred, y_score or both"),
+        (dict(y_true=[0, 1], y_pred=[0, 1], threshold=0.5), "threshold or y_pred, not both"),
+        (dict(y_true=[0, 1], y_pred=[0, 1, 1]), "y_true has 2 samples but y_pred has 3"),
+        (dict(y_true=[0, 1], y_score=[0.2, float("nan")]), "y_score contains 1 missing"),
+        (dict(y_true=["a", "b"], y_score=[0.2, 0.3]), "pass pos_label"),
+        (dict(y_true=[0, 1], y_score=[0.2, 0.3], pos_label=2), "pos_label=2 is not one of"),
+        (dict(y_true=[0, 1, 2], y_score=[[0.2, 0.8], [0.5, 0.5], [1, 0]]), "y_score has 2 columns but the data has 3"),
+        (dict(y_true=[0, 1, 2], y_pred=[0, 1, 3], labels=[0, 1, 2]), r"y_pred\[2\] = 3 is not one of labels"),
+        (dict(y_true=[0.5, 1.0], y_pred=[0, 1]), "continuous"),
+        (dict(y_true=[], y_pred=[]), "empty"),
+        (dict(y_true=[0, 1, 2], y_score=np.eye(3), threshold=0.5), "threshold applies to binary"),
+        (dict(y_true=[0, 1], y_pred=[0, 1], beta=-1), "beta must be"),
+        (dict(y_true=[1, 1], y_score=[0.2, 0.3]), "single class"),
+    ],
+)
+def test_bad_input_says_what(kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        clfeval.evaluate(**kwargs)
+
+
+def test_fbeta_column_on_request():
+    ev = quiet_eval([0, 1, 1, 0, 1], [0, 1, 0, 1, 1], beta=2)
+    assert "f2" in ev.report.columns
+    ref = skm.fbeta_score([0, 1, 1, 0, 1], [0, 1, 0, 1, 1], beta=2, average=None)
+    assert close([r["f2"] for r in ev.report.rows], ref)
+
+
+# -- curve helpers -----------------------------------------------------------------------------------
+
+
+@given(n=st.integers(3, 5000), max_points=st.integers(2, 300))
+def test_downsample_keeps_ends_and_bound(n, max_points):
+    x = np.linspace(0, 1, n) ** 2
+    c = Curve("roc", "a", x, np.sqrt(x), np.linspace(2, 0, n), np.r_[True, np.zeros(n - 1, bool)], 0.5)
+    d = c.downsample(max_points)
+    assert len(d) <= max(max_points, 2) or len(c) <= max_points
+    assert d.x[0] == c.x[0] and d.x[-1] == c.x[-1] and d.synthetic[0]
+    assert np.all(np.diff(d.x) >= 0) and d.area == c.area
+
+
+def test_macro_curve_of_identical_curves_is_that_curve():
+    c = Curve("roc", "a", [0, 0.5, 1], [0, 0.8, 1], [np.inf, 0.5, 0.1], [True, False, False], 0.65)
+    m = macro_curve([c, c])
+    assert np.allclose(m.x, c.x) and np.allclose(m.y, c.y) and m.area == c.area
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.booleans()), min_size=1, max_size=40), st.floats(-1, 6))
+def test_counts_at_threshold_equals_direct_count(pairs, thr):
+    s = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs])
+    table = clfeval.ScoreTable.from_labels(y, s, classes=[False, True])
+    tp, fp, fn, tn = BinaryRanking.from_table(table, 1).counts_at(thr)
+    pred = s >= thr
+    assert (tp, fp, fn, tn) == (
+        int((pred & y).sum()), int((pred & ~y).sum()), int((~pred & y).sum()), int((~pred & ~y).sum())
+    )
