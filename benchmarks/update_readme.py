@@ -1,5 +1,8 @@
 #!/usr/bin/env python
-"""Put benchmarks/results/table.md into README.md, between the benchmark-table markers.
+"""Put the generated benchmark tables into README.md, each between its pair of markers.
+
+``results/table.md`` (benchmarks/run.py) goes between the BENCHMARK-TABLE markers and
+``results/evaluate_table.md`` (benchmarks/evaluate_bench.py) between the EVALUATE-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -23,14 +26,17 @@ END = "<!-- BENCHMARK-TABLE:END -->"
 HERE = Path(__file__).resolve().parent
 DEFAULT_README = HERE.parent / "README.md"
 DEFAULT_TABLE = HERE / "results" / "table.md"
+EVALUATE_TABLE = HERE / "results" / "evaluate_table.md"
+EVALUATE_MARKERS = ("<!-- EVALUATE-TABLE:START -->", "<!-- EVALUATE-TABLE:END -->")
 
 
 class MarkerError(ValueError):
     """The README's benchmark-table markers are missing, repeated or out of order."""
 
 
-def replace_block(readme: str, table: str) -> str:
-    """``readme`` with the text between START and END replaced by ``table`` (line endings kept)."""
+def replace_block(readme: str, table: str, start: str = START, end: str = END) -> str:
+    """``readme`` with the text between ``start`` and ``end`` replaced by ``table`` (line endings kept)."""
+    START, END = start, end  # noqa: N806 - the messages below name the markers in use
     for marker in (START, END):
         count = readme.count(marker)
         if count != 1:
@@ -67,6 +73,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     readme = _read(args.readme, "README")
     try:
         updated = replace_block(readme, table)
+        if args.table == DEFAULT_TABLE:
+            evaluate_table = _read(EVALUATE_TABLE, "evaluate benchmark table",
+                                   " (run `python benchmarks/evaluate_bench.py` first)")
+            updated = replace_block(updated, evaluate_table, *EVALUATE_MARKERS)
     except MarkerError as exc:
         raise SystemExit(f"error: {args.readme}: {exc}") from None
     if updated == readme:

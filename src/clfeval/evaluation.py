@@ -427,16 +427,20 @@ def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
     ([0.9, 0.2], [2, 0], [0, 2])
     """
     scores = np.concatenate([r.scores for r in rankings])
-    uniq, inverse = np.unique(scores, return_inverse=True)
-    d = uniq.size
-    weighted = any(r.pos.dtype.kind == "f" for r in rankings)
-    def total(parts: list[np.ndarray]) -> np.ndarray:
-        flat = np.concatenate([p.astype(np.float64 if weighted else np.int64) for p in parts])
-        out = np.bincount(inverse, weights=flat, minlength=d)
-        return out if weighted else np.rint(out).astype(np.int64)
-    pos = total([r.pos for r in rankings])[::-1]
-    neg = total([r.negatives() for r in rankings])[::-1]
-    return BinaryRanking(uniq[::-1].copy(), neg.copy(), pos.copy())
+    # Each ranking is already sorted: a stable sort of the concatenation merges the runs.
+    order = np.argsort(-scores, kind="stable")
+    ordered = scores[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    weighted = any(r.pos.dtype.kind == "f" or (r.neg is not None and r.neg.dtype.kind == "f") for r in rankings)
+    dtype = np.float64 if weighted else np.int64
+
+    def grouped(parts: list[np.ndarray]) -> np.ndarray:
+        flat = np.concatenate([p.astype(dtype, copy=False) for p in parts])[order]
+        return np.add.reduceat(flat, starts) if flat.size else flat
+
+    pos = grouped([r.pos for r in rankings])
+    neg = grouped([r.negatives() for r in rankings])
+    return BinaryRanking(ordered[starts], neg, pos)
 
 
 def evaluate(

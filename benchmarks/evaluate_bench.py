@@ -1,0 +1,243 @@
+#!/usr/bin/env python
+"""Time the main job against what people do today, in the same process, on the same data.
+
+    python benchmarks/evaluate_bench.py             # n = 10^7 (the targets are checked there)
+    python benchmarks/evaluate_bench.py --n 1e6     # a quicker run
+
+Two comparisons, each printed with its PASS/FAIL against the issue's target:
+
+* ``clfeval.evaluate`` on binary predictions with scores, building everything a person looks at
+  (report, ROC and PR curves, ROC AUC, average precision, break-even point), against the sequence
+  of scikit-learn calls that gives the same: confusion_matrix, classification_report, roc_curve,
+  auc, roc_auc_score, precision_recall_curve, average_precision_score. Target: 30x.
+  A 10-class case (one-vs-rest curves per class and averaged) is measured too, with no target.
+* ``clfeval report FILE.parquet --json OUT`` (the command's own code, run in-process) against
+  pyarrow alone reading the same file. Target: under 3x.
+
+Writes ``results/evaluate.json`` and ``results/evaluate_table.md`` (put into the README by
+``benchmarks/update_readme.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sklearn
+import sklearn.metrics as skm
+
+from bench_data import BINARY, MULTICLASS, make_dataset
+from bench_io import machine_info, write_text_atomic
+from bench_report import format_n
+
+import clfeval
+
+RESULTS = Path(__file__).resolve().parent / "results"
+TARGET_EVALUATE = 30.0
+TARGET_CLI = 3.0
+
+
+def best_of(call: Callable[[], Any], repeats: int) -> float:
+    """Best wall time of ``repeats`` calls (the result of each is dropped before the next)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        best = min(best, time.perf_counter() - start)
+        del result
+    return best
+
+
+def interleaved(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """Best time of each call, alternating between them so that a load change hits all alike."""
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(repeats):
+        for name, call in calls.items():
+            best[name] = min(best[name], best_of(call, 1))
+    return best
+
+
+def clfeval_binary(y_true: np.ndarray, y_score: np.ndarray) -> Any:
+    ev = clfeval.evaluate(y_true, y_score=y_score)
+    return ev.report, ev.roc.main, ev.pr.main, ev.break_even
+
+
+def sklearn_binary(y_true: np.ndarray, y_score: np.ndarray) -> Any:
+    y_pred = (y_score >= 0.5).astype(y_true.dtype)
+    cm = skm.confusion_matrix(y_true, y_pred)
+    report = skm.classification_report(y_true, y_pred, output_dict=True)
+    fpr, tpr, thr = skm.roc_curve(y_true, y_score)
+    area = skm.auc(fpr, tpr)
+    auc = skm.roc_auc_score(y_true, y_score)
+    prec, rec, pthr = skm.precision_recall_curve(y_true, y_score)
+    ap = skm.average_precision_score(y_true, y_score)
+    return cm, report, (fpr, tpr, thr, area, auc), (prec, rec, pthr, ap)
+
+
+def clfeval_multiclass(y_true: np.ndarray, y_score: np.ndarray) -> Any:
+    ev = clfeval.evaluate(y_true, y_score=y_score)
+    return ev.report, ev.roc, ev.pr
+
+
+def sklearn_multiclass(y_true: np.ndarray, y_score: np.ndarray) -> Any:
+    k = y_score.shape[1]
+    y_pred = y_score.argmax(axis=1)
+    cm = skm.confusion_matrix(y_true, y_pred)
+    report = skm.classification_report(y_true, y_pred, output_dict=True)
+    onehot = y_true[:, None] == np.arange(k)
+    curves = [skm.roc_curve(onehot[:, c], y_score[:, c]) for c in range(k)]
+    curves.append(skm.roc_curve(onehot.ravel(), y_score.ravel()))
+    pr = [skm.precision_recall_curve(onehot[:, c], y_score[:, c]) for c in range(k)]
+    auc = skm.roc_auc_score(y_true, y_score, multi_class="ovr", average=None)
+    ap = skm.average_precision_score(onehot, y_score, average=None)
+    return cm, report, curves, pr, auc, ap
+
+
+def check_agreement(y_true: np.ndarray, y_score: np.ndarray) -> None:
+    """The compared calls must give the same numbers, or the timing means nothing."""
+    ev = clfeval.evaluate(y_true, y_score=y_score)
+    assert abs(ev.report.overall["roc_auc"] - skm.roc_auc_score(y_true, y_score)) < 1e-12
+    assert abs(ev.report.overall["average_precision"] - skm.average_precision_score(y_true, y_score)) < 1e-12
+    cm = skm.confusion_matrix(y_true, (y_score >= 0.5).astype(y_true.dtype))
+    assert np.array_equal(ev.confusion.counts, cm)
+
+
+def cli_row(n: int, repeats: int) -> dict[str, Any] | None:
+    """Time the CLI on a Parquet file of n rows against pyarrow reading it; None without a CLI."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from clfeval import cli
+    except ImportError as exc:
+        print(f"skipped the CLI comparison: {exc}")
+        return None
+    data = make_dataset(BINARY, n, seed=1)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "predictions.parquet"
+        pq.write_table(pa.table({"y_true": data.y_true, "y_score": data.y_score}), path)
+        out = Path(tmp) / "report.json"
+        argv = ["report", str(path), "--y-true", "y_true", "--y-score", "y_score", "--json", str(out), "--no-progress"]
+        calls = {
+            "pyarrow": lambda: pq.read_table(path),
+            "clfeval": lambda: cli.main(argv),
+        }
+        import contextlib
+        import io
+
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            times = interleaved(calls, repeats)
+        size = path.stat().st_size
+    ratio = times["clfeval"] / times["pyarrow"]
+    return {
+        "what": "`clfeval report FILE.parquet --json OUT` vs pyarrow `read_table`",
+        "n": n,
+        "file_mib": size / 2**20,
+        "baseline_s": times["pyarrow"],
+        "clfeval_s": times["clfeval"],
+        "ratio": ratio,
+        "target": f"< {TARGET_CLI:g}x pyarrow",
+        "pass": ratio < TARGET_CLI,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--n", type=float, default=1e7, help="rows (default 1e7)")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave results/ alone")
+    args = parser.parse_args()
+    n = int(args.n)
+    warnings.simplefilter("ignore")
+    rows: list[dict[str, Any]] = []
+
+    data = make_dataset(BINARY, n, seed=0)
+    check_agreement(data.y_true, data.y_score)
+    times = interleaved(
+        {
+            "sklearn": lambda: sklearn_binary(data.y_true, data.y_score),
+            "clfeval": lambda: clfeval_binary(data.y_true, data.y_score),
+        },
+        args.repeats,
+    )
+    speedup = times["sklearn"] / times["clfeval"]
+    rows.append({
+        "what": "`evaluate()`: report, ROC, PR, AUC, AP, break-even (binary)",
+        "n": n,
+        "baseline_s": times["sklearn"],
+        "clfeval_s": times["clfeval"],
+        "ratio": speedup,
+        "target": f">= {TARGET_EVALUATE:g}x faster than sklearn",
+        "pass": speedup >= TARGET_EVALUATE,
+    })
+    del data
+
+    n_mc = min(n, 10**6)
+    data = make_dataset(MULTICLASS, n_mc, seed=0)
+    times = interleaved(
+        {
+            "sklearn": lambda: sklearn_multiclass(data.y_true, data.y_score),
+            "clfeval": lambda: clfeval_multiclass(data.y_true, data.y_score),
+        },
+        max(1, args.repeats - 1),
+    )
+    rows.append({
+        "what": "`evaluate()`: report, one-vs-rest ROC and PR per class + micro/macro (10 classes)",
+        "n": n_mc,
+        "baseline_s": times["sklearn"],
+        "clfeval_s": times["clfeval"],
+        "ratio": times["sklearn"] / times["clfeval"],
+        "target": "(none)",
+        "pass": None,
+    })
+    del data
+
+    cli = cli_row(n, args.repeats)
+    if cli is not None:
+        rows.append(cli)
+
+    for r in rows:
+        verdict = "" if r["pass"] is None else ("PASS" if r["pass"] else "FAIL")
+        print(f"{r['what']}  n={r['n']:.0e}  baseline {r['baseline_s']:.3f} s  clfeval {r['clfeval_s']:.3f} s  "
+              f"ratio {r['ratio']:.2f}  target {r['target']}  {verdict}")
+    meta = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "sklearn": sklearn.__version__,
+        "clfeval": clfeval.__version__,
+        "machine": machine_info(),
+    }
+    if not args.no_write:
+        write_text_atomic(RESULTS / "evaluate.json", json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
+        write_text_atomic(RESULTS / "evaluate_table.md", markdown(rows, meta))
+    return 0 if all(r["pass"] is not False for r in rows) else 1
+
+
+def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    lines = [
+        "<!-- Generated by benchmarks/evaluate_bench.py; do not edit by hand. -->",
+        "| what | n | baseline s | clfeval s | ratio | target |",
+        "|:---|---:|---:|---:|---:|:---|",
+    ]
+    for r in rows:
+        verdict = "" if r["pass"] is None else (" ✔" if r["pass"] else " ✘")
+        ratio = f"{r['ratio']:.1f}× faster" if "sklearn" in r["target"] or r["target"] == "(none)" else f"{r['ratio']:.2f}× pyarrow"
+        lines.append(
+            f"| {r['what']} | {format_n(r['n'])} | {r['baseline_s']:.3g} | {r['clfeval_s']:.3g} | {ratio} | {r['target']}{verdict} |"
+        )
+    machine = meta["machine"]
+    lines.append("")
+    lines.append(f"Measured {meta['date'][:10]} with scikit-learn {meta['sklearn']} on {machine.get('cpu', 'this machine')}.")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
