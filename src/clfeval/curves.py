@@ -160,6 +160,16 @@ def average_precision(
     0.8333333333333333
     """
     pos = np.asarray(pos)
+    if neg is None and pos.ndim == 1:
+        # One sample per score: the k-th positive (k = 1, 2, ...) sits at rank r_k, where the
+        # precision is k / r_k; AP is their mean. Only the positives' positions are needed.
+        ranks = np.flatnonzero(pos)
+        if ranks.size == 0:
+            return 0.0
+        ranks += 1
+        hits = np.arange(1, ranks.size + 1, dtype=np.float64)
+        hits /= ranks
+        return float(hits.sum() / ranks.size)
     _, p_total = count_totals(neg, pos)
     tps = _cumsum(pos) if tps is None else tps
     if neg is None:

@@ -78,10 +78,21 @@ class BinaryRanking:
     ([0.9, 0.2], [1, 1])
     """
 
-    def __init__(self, scores: np.ndarray, neg: np.ndarray | None, pos: np.ndarray) -> None:
-        self.scores = scores
+    def __init__(
+        self, scores: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, *, negated_of: np.ndarray | None = None
+    ) -> None:
+        # ``negated_of``: the scores are ``-negated_of[::-1]``, formed only if someone reads them
+        self._scores = scores
+        self._negated_of = negated_of
         self.neg = neg
         self.pos = pos
+
+    @property
+    def scores(self) -> np.ndarray:
+        """Distinct scores, decreasing."""
+        if self._scores is None:
+            self._scores = -self._negated_of[::-1]
+        return self._scores
 
     @classmethod
     def from_table(cls, table: ScoreTable, positive: int = -1) -> BinaryRanking:
@@ -106,7 +117,9 @@ class BinaryRanking:
         >>> r.reversed().scores.tolist(), r.reversed().pos.tolist()
         ([-0.2, -0.9], [1, 0])
         """
-        return BinaryRanking(-self.scores[::-1], self.pos[::-1], self.negatives()[::-1])
+        if self.neg is None:  # still one sample per score
+            return BinaryRanking(None, None, self.negatives()[::-1], negated_of=self.scores)
+        return BinaryRanking(None, self.pos[::-1], self.neg[::-1], negated_of=self.scores)
 
     @cached_property
     def totals(self) -> tuple[float, float]:
