@@ -392,3 +392,33 @@ def test_counts_at_threshold_equals_direct_count(pairs, thr):
     assert (tp, fp, fn, tn) == (
         int((pred & y).sum()), int((pred & ~y).sum()), int((~pred & y).sum()), int((~pred & ~y).sum())
     )
+
+
+@given(n=st.integers(50, 3000), n_values=st.sampled_from([5, 50, 10**6]), seed=st.integers(0, 2**31),
+       max_points=st.integers(10, 200), weighted=st.booleans())
+def test_compact_curves_are_exact_points_of_the_full_curves(n, n_values, seed, max_points, weighted):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = rng.integers(0, n_values, n) / n_values
+    w = rng.random(n) + 0.1 if weighted else None
+    ev = quiet_eval(y, y_score=s, sample_weight=w)
+    data = ev.to_dict(max_points=max_points)
+    for kind, full in (("roc", ev.roc.main), ("pr", ev.pr.main)):
+        compact = data[kind][full.name]
+        assert len(compact["x"]) <= max_points
+        assert compact["area"] == full.area
+        thr = np.array([np.inf if t == "inf" else t for t in compact["thresholds"]], dtype=float)
+        assert set(thr[np.isfinite(thr)]) <= set(s)
+        # every compact point is the point of predicting "score >= threshold" (counted directly)
+        ww = np.ones(n) if w is None else w
+        for x, y_, t in zip(compact["x"], compact["y"], thr):
+            if not np.isfinite(t):
+                continue
+            pred = s >= t
+            tp, fp = ww[pred & (y == 1)].sum(), ww[pred & (y == 0)].sum()
+            want = (fp / ww[y == 0].sum(), tp / ww[y == 1].sum()) if kind == "roc" else (
+                tp / ww[y == 1].sum(), tp / (tp + fp))
+            assert math.isclose(x, want[0], abs_tol=1e-9) and math.isclose(y_, want[1], abs_tol=1e-9)
+        # both ends are kept
+        assert compact["x"][0] == full.x[0] and math.isclose(compact["x"][-1], full.x[-1])

@@ -218,10 +218,18 @@ class Evaluation:
         out["micro"] = point(*(pc[k].sum() for k in ("tp", "fp", "fn", "tn")))
         return out
 
-    def _curves(self, kind: str) -> CurveSet | None:
+    def _curves(self, kind: str, max_points: int | None = None) -> CurveSet | None:
+        """The curves, with every point (max_points None) or at most ``max_points`` per curve,
+        taken exactly from the full curves at evenly spread cut points (areas stay exact)."""
         if self.rankings is None:
             return None
-        build = roc_curve_of if kind == "roc" else pr_curve_of
+        base = roc_curve_of if kind == "roc" else pr_curve_of
+
+        def build(r: BinaryRanking, *args: Any) -> Curve:
+            if max_points is not None and r.scores.size > max_points - 1:
+                r = r.coarsened(r.cut_points(max_points - 1))
+            return base(r, *args)
+
         ops = self._operating_points(kind)
         if self.task == "binary":
             n = self._main_name()
@@ -278,11 +286,15 @@ class Evaluation:
             "total_weight": self.total_weight,
             "confusion": self.confusion.to_dict(),
             "report": self.report.to_dict(),
-            "roc": None if self.roc is None else self.roc.to_dict(max_points),
-            "pr": None if self.pr is None else self.pr.to_dict(max_points),
+            "roc": self._curves_dict("roc", max_points),
+            "pr": self._curves_dict("pr", max_points),
             "main_curve": None if self.roc is None else self.roc.main_name,
             "break_even": None if self.break_even is None else self.break_even.to_dict(),
         }
+
+    def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
+        curves = self._curves(kind, max_points)
+        return None if curves is None else curves.to_dict(max_points)
 
     def to_json(self, path: str | Path | None = None, *, indent: int | None = 2) -> str:
         """Strict JSON (no bare NaN or Infinity: NaN is null, infinities are "inf"/"-inf").

@@ -67,6 +67,25 @@ def _count_at_least(decreasing: np.ndarray, value: float) -> int:
     return lo
 
 
+def _first_reaching(values_at: Any, targets: np.ndarray, n: int) -> np.ndarray:
+    """For each target, the first index i < n with values_at(i) >= target, for a
+    non-decreasing function evaluated at index arrays (vectorised bisection, ~log2(n) steps).
+
+    >>> _first_reaching(lambda i: np.asarray(i) * 2, np.array([0, 3, 4, 100]), 10).tolist()
+    [0, 2, 2, 9]
+    """
+    lo = np.zeros(targets.size, dtype=np.intp)
+    hi = np.full(targets.size, n - 1, dtype=np.intp)
+    while True:
+        active = lo < hi
+        if not active.any():
+            return lo
+        mid = (lo + hi) // 2
+        reached = values_at(mid) >= targets
+        hi = np.where(active & reached, mid, hi)
+        lo = np.where(active & ~reached, mid + 1, lo)
+
+
 class BinaryRanking:
     """One class against the rest: distinct scores (decreasing) with negative and positive counts.
 
@@ -143,6 +162,57 @@ class BinaryRanking:
         if not self.totals[1] > 0:
             return float("nan")
         return float(average_precision(self.neg, self.pos, tps=self.tps))
+
+    @cached_property
+    def fps(self) -> np.ndarray:
+        """Cumulative negatives down the ranking (false positives at each threshold)."""
+        if self.neg is None:
+            return np.arange(1, self.tps.size + 1, dtype=self.tps.dtype) - self.tps
+        return _cumsum(self.neg)
+
+    def _fps_at(self, idx: np.ndarray) -> np.ndarray:
+        if self.neg is None:  # one sample per score: no need for the whole cumulative array
+            return idx + 1 - self.tps[idx]
+        return self.fps[idx]
+
+    def cut_points(self, max_points: int) -> np.ndarray:
+        """At most ``max_points`` score positions spread evenly over the ranking, the curves'
+        false positives, true positives and rank (the last position always included).
+
+        >>> r = BinaryRanking(np.linspace(1, 0, 1000), None, np.arange(1000) % 3 == 0)
+        >>> cuts = r.cut_points(30)
+        >>> len(cuts) <= 30, int(cuts[-1])
+        (True, 999)
+        """
+        d = self.tps.size
+        if d <= max_points:
+            return np.arange(d)
+        per_axis = max(1, (max_points - 1) // 3)
+        n_total, p_total = self.totals
+        ranks = np.linspace(0, d - 1, per_axis).astype(np.intp)
+        picks = [ranks, [d - 1]]
+        for total, at in ((p_total, lambda i: self.tps[i]), (n_total, self._fps_at)):
+            if total > 0:
+                targets = np.linspace(0, total, per_axis + 1)[1:]
+                picks.append(_first_reaching(at, targets, d))
+        return np.unique(np.concatenate(picks).astype(np.intp))[:max_points]
+
+    def coarsened(self, cuts: np.ndarray) -> BinaryRanking:
+        """The ranking with the scores between consecutive cuts merged into the lower one.
+
+        Its curve points are exactly the full curves' points at the cuts; its areas are kept
+        from the full ranking (they are not recomputed from the coarse counts).
+
+        >>> r = BinaryRanking(np.array([.9, .8, .7, .6]), None, np.array([True, False, True, False]))
+        >>> c = r.coarsened(np.array([1, 3]))
+        >>> c.scores.tolist(), c.pos.tolist(), c.neg.tolist(), c.roc_auc == r.roc_auc
+        ([0.8, 0.6], [1, 1], [1, 1], True)
+        """
+        tps, fps = self.tps[cuts], self._fps_at(cuts)
+        out = BinaryRanking(self.scores[cuts], np.diff(fps, prepend=0), np.diff(tps, prepend=0))
+        for area in ("totals", "roc_auc", "average_precision"):
+            out.__dict__[area] = getattr(self, area)
+        return out
 
     def counts_at(self, threshold: float) -> tuple[Any, Any, Any, Any]:
         """(tp, fp, fn, tn) when every score >= ``threshold`` is predicted positive.
