@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,6 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.__main__ import main
 from clfeval.examples import load_iris_example
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,7 +27,7 @@ def test_readme_opens_with_the_two_setup_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     first_block = text.split("```bash\n", 1)[1].split("```", 1)[0].strip().splitlines()
     assert len(first_block) == 2
-    assert "python -m clfeval" in first_block[0]
+    assert first_block[0].split("#")[0].split() == ["pip", "install", "-e", "'.[all]'", "&&", "clfeval", "demo"]
     assert "pytest" in first_block[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pytest" in ci and ".[test]" in ci
@@ -45,16 +45,20 @@ def test_iris_example_is_the_real_data_and_a_leave_one_out_classifier():
     assert 0.7 < float((ex.y_true == ex.y_pred).mean()) < 0.9
 
 
-def test_main_prints_a_classification_report(capsys):
-    assert main([]) == 0
-    out = capsys.readouterr().out
-    assert "precision    recall  f1-score   support" in out
-    assert "accuracy" in out and "virginica" in out
+def test_readme_shows_what_the_demo_prints():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- DEMO-OUTPUT:START -->", 1)[1].split("<!-- DEMO-OUTPUT:END -->", 1)[0]
+    shown = block.split("```\n", 1)[1].rsplit("```", 1)[0].splitlines()
+    env = {**os.environ, "COLUMNS": "120", "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-m", "clfeval", "demo", "--kind", "binary", "--no-html"],
+                         capture_output=True, text=True, check=True, env=env).stdout.splitlines()
+    assert len(shown) > 20
+    assert [x.rstrip() for x in shown] == [x.rstrip() for x in out[: len(shown)]]
 
 
-def test_module_entry_point_runs():
-    out = subprocess.run([sys.executable, "-m", "clfeval"], capture_output=True, text=True, check=True)
-    assert "macro avg" in out.stdout
+def test_module_entry_point_is_the_command():
+    out = subprocess.run([sys.executable, "-m", "clfeval", "--version"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"clfeval {clfeval.__version__}"
 
 
 def test_version():

@@ -35,8 +35,19 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     try:
         with os.fdopen(fd, mode, encoding=encoding) as f:
             yield f
+        os.chmod(tmp, _mode_for(target))
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions ``target`` keeps if it exists, else those a new file gets (0666 less the umask)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

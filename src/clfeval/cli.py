@@ -1,0 +1,356 @@
+"""The ``clfeval`` command: ``clfeval report FILE`` and ``clfeval demo``.
+
+``report`` reads predictions from a CSV, Parquet or Feather file, prints the evaluation in the
+terminal and writes JSON, HTML and PNG files on request. ``demo`` does the same on the example
+data shipped inside the package. Errors are one line on stderr (``clfeval: error: ...``), exit
+status 1 for bad data or files and 2 for bad usage; every output is computed before the first
+file is written, and each file is written whole or not at all.
+
+>>> args = build_parser().parse_args(["report", "preds.parquet", "--y-score", "p0,p1,p2", "--json", "out.json"])
+>>> args.file, args.y_score, args.json
+('preds.parquet', 'p0,p1,p2', 'out.json')
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .tabular import InputFileError, Predictions, read_predictions
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .evaluation import Evaluation
+
+__all__ = ["main", "build_parser"]
+
+PROG = "clfeval"
+
+
+class UsageError(Exception):
+    """Bad options (exit status 2)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``clfeval`` command."""
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Evaluate a classifier from its predictions: report, curves, JSON, HTML, PNG.")
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    rep = sub.add_parser(
+        "report", help="evaluate the predictions in a CSV, Parquet or Feather file",
+        description="Evaluate the predictions in FILE (CSV, Parquet or Feather). Columns that are not "
+                    "named are detected when the layout is obvious (y_true/label/target, y_pred/prediction, "
+                    "y_score/score/proba, or one proba_<class> column per class).")
+    rep.add_argument("file", metavar="FILE", help="CSV (.csv, .tsv), Parquet (.parquet) or Feather (.feather, .arrow)")
+    rep.add_argument("--y-true", metavar="COL", help="column of true labels")
+    rep.add_argument("--y-pred", metavar="COL", help="column of predicted labels")
+    rep.add_argument("--y-score", metavar="COL[,COL...]",
+                     help="score column(s): one for binary (score of the positive class), one per class otherwise, "
+                          "in label order")
+    rep.add_argument("--pos-label", metavar="LABEL", help="the positive class (binary)")
+    rep.add_argument("--labels", metavar="L1,L2,...", help="the classes and their order")
+    rep.add_argument("--threshold", type=float, metavar="T",
+                     help="predict positive when score >= T (default 0.5 for probabilities, 0 for decision scores)")
+    rep.add_argument("--sample-weight", metavar="COL", help="column of sample weights")
+    rep.add_argument("--beta", type=float, metavar="B", help="add an F-beta column")
+    rep.add_argument("--name", help="model name (default: the file name)")
+    _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
+    progress = rep.add_mutually_exclusive_group()
+    progress.add_argument("--progress", dest="progress", action="store_true", default=None,
+                          help="always show a progress bar while reading")
+    progress.add_argument("--no-progress", dest="progress", action="store_false",
+                          help="never show a progress bar (default: for files over 64 MiB on a terminal)")
+
+    demo = sub.add_parser(
+        "demo", help="evaluate the example data shipped with clfeval and write its HTML report",
+        description="Evaluate two models on built-in example data (a binary and a multi-class data set): "
+                    "the two models have the same confusion matrix but different ROC curves.")
+    demo.add_argument("--kind", choices=("all", "binary", "multiclass"), default="all",
+                      help="which example (default: both)")
+    demo.add_argument("--out", metavar="PATH", default=".",
+                      help="folder for the HTML reports (default: the current folder), or a .html file with one --kind")
+    demo.add_argument("--no-html", action="store_true", help="print only; write no file")
+    return parser
+
+
+def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
+    p.add_argument("--json", metavar="PATH", help="write everything as JSON")
+    p.add_argument("--html", metavar="PATH", help=html_help)
+    p.add_argument("--png", metavar="DIR", help="write the plots as PNG files into DIR")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; returns the exit status (0 ok, 1 bad data or files, 2 bad usage)."""
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if args.command == "report":
+            return _report(args)
+        return _demo(args)
+    except UsageError as exc:
+        parser.exit(2, f"{PROG}: error: {exc}\n")
+    except (InputFileError, OutputError) as exc:
+        return _fail(str(exc))
+    except ImportError as exc:
+        return _fail(f"{exc} (install the extras: pip install 'clfeval[all]')")
+    except ValueError as exc:
+        path = getattr(args, "file", None)
+        return _fail(f"{path}: {exc}" if path else str(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted; nothing was written", 130)
+    return 0
+
+
+def _fail(message: str, status: int = 1) -> int:
+    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
+    return status
+
+
+class OutputError(Exception):
+    """An output file cannot be written where asked."""
+
+
+# ---------------------------------------------------------------- report
+
+
+def _report(args: argparse.Namespace) -> int:
+    outputs = _Outputs(args.json, args.html, args.png)
+    data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+                            sample_weight=args.sample_weight, progress=args.progress)
+    notices: list[str] = []
+    ev = _evaluate_file(data, args, notices)
+    if data.detected:
+        notices.insert(0, f"detected columns: {'; '.join(data.detected)}")
+    for notice in notices:
+        print(f"{PROG}: {notice}", file=sys.stderr)
+    console = _console()
+    from .report.terminal import print_evaluation
+
+    print_evaluation(ev, console)
+    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console)
+    return 0
+
+
+def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str]) -> Evaluation:
+    from .evaluation import evaluate
+
+    y_true = data.y_true
+    labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
+    pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
+    y_score = data.y_score
+    if labels is None and data.score_labels is not None:
+        # per-class score columns name their classes: the columns' order is the label order
+        parsed = [_try_label(v, y_true) for v in data.score_labels]
+        if all(p is not None for p in parsed):
+            labels = parsed
+    y_pred = data.y_pred
+    if args.threshold is not None and y_pred is not None:
+        if args.y_pred is not None or y_score is None:
+            raise UsageError("--threshold derives the predictions from the scores; it cannot be used with --y-pred")
+        y_pred = None  # a detected prediction column gives way to the threshold
+        notices.append(f"predictions derived from the scores at --threshold {args.threshold:g} "
+                       "(the file's prediction column is not used)")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
+        return evaluate(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
+                        threshold=args.threshold, sample_weight=data.sample_weight, beta=args.beta,
+                        name=args.name or data.path.stem)
+
+
+def _try_label(text: str, like: Any) -> Any:
+    try:
+        return _as_label(text, like, "")
+    except UsageError:
+        return None
+
+
+def _as_label(text: str, like: Any, option: str) -> Any:
+    """A label given on the command line, typed like the labels in the file."""
+    kind = getattr(like, "dtype", None)
+    kind = kind.kind if kind is not None else "U"
+    try:
+        if kind in "iu":
+            return int(text)
+        if kind == "f":
+            return float(text)
+        if kind == "b":
+            low = text.lower()
+            if low in ("true", "1", "false", "0"):
+                return low in ("true", "1")
+            raise ValueError(text)
+    except ValueError:
+        raise UsageError(f"{option} {text!r}: the labels in the file are {_kind_name(kind)}") from None
+    return text
+
+
+def _kind_name(kind: str) -> str:
+    return {"i": "integers", "u": "integers", "f": "numbers", "b": "booleans"}.get(kind, "text")
+
+
+def _console() -> Console:
+    from rich.console import Console
+
+    # piped output keeps whole lines (no wrapping at 80 columns)
+    return Console() if sys.stdout.isatty() else Console(width=max(100, shutil.get_terminal_size((120, 24)).columns))
+
+
+# ---------------------------------------------------------------- outputs
+
+
+class _Outputs:
+    """The files asked for, checked before any work and written only once everything is ready."""
+
+    def __init__(self, json_path: str | None, html_path: str | None, png_dir: str | None) -> None:
+        self.json = None if json_path is None else Path(json_path)
+        self.html = None if html_path is None else Path(html_path)
+        self.png = None if png_dir is None else Path(png_dir)
+        for option, p in (("--json", self.json), ("--html", self.html)):
+            if p is None:
+                continue
+            if p.is_dir():
+                raise OutputError(f"{option} {p}: is a folder; give a file name")
+            folder = p.parent if str(p.parent) else Path(".")
+            if not folder.is_dir():
+                raise OutputError(f"{option} {p}: folder {folder} does not exist")
+        if self.png is not None:
+            if self.png.exists() and not self.png.is_dir():
+                raise OutputError(f"--png {self.png}: exists and is not a folder")
+            parent = self.png.parent if str(self.png.parent) else Path(".")
+            if not parent.is_dir():
+                raise OutputError(f"--png {self.png}: folder {parent} does not exist")
+
+    def write(self, evaluations: list[Evaluation], title: str, console: Console) -> None:
+        from .atomic import atomic_write
+
+        staged: list[tuple[Path, Path]] = []
+        tmp_dirs: list[Path] = []
+        try:
+            json_text = None if self.json is None else _json_of(evaluations)
+            html_text = None
+            if self.html is not None:
+                from .report.html import render_html
+
+                html_text = render_html(evaluations, title=title)
+            if self.png is not None:
+                parent = self.png.parent if str(self.png.parent) else Path(".")
+                tmp = Path(tempfile.mkdtemp(prefix=".clfeval-png-", dir=parent))
+                tmp_dirs.append(tmp)
+                from .plot import save_pngs
+
+                written = save_pngs(evaluations if len(evaluations) > 1 else evaluations[0], tmp)
+                staged = [(p, self.png / p.name) for p in written]
+            # everything is ready: write
+            for path, text in ((self.json, json_text), (self.html, html_text)):
+                if path is not None and text is not None:
+                    with atomic_write(path) as f:
+                        f.write(text)
+                    console.print(f"wrote {path}")
+            if staged:
+                self.png.mkdir(exist_ok=True)
+                for src, dst in staged:
+                    os.replace(src, dst)
+                console.print(f"wrote {len(staged)} PNG files to {self.png}/: {', '.join(d.name for _, d in staged)}")
+        finally:
+            for d in tmp_dirs:
+                shutil.rmtree(d, ignore_errors=True)
+
+
+def _json_of(evaluations: list[Evaluation]) -> str:
+    if len(evaluations) == 1:
+        return evaluations[0].to_json() + "\n"
+    import json
+
+    from .evaluation import json_safe
+
+    return json.dumps({"models": [json_safe(ev.to_dict()) for ev in evaluations]}, indent=2, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------- demo
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from .evaluation import evaluate
+    from .examples import demo_kinds, load_demo
+    from .report.terminal import print_comparison, print_evaluation
+
+    kinds = list(demo_kinds()) if args.kind == "all" else [args.kind]
+    out = Path(args.out)
+    single_file = out.suffix.lower() == ".html"
+    if single_file and len(kinds) > 1:
+        raise UsageError("--out FILE.html needs --kind binary or --kind multiclass (two reports otherwise)")
+    targets = {k: out if single_file else out / f"clfeval-demo-{k}.html" for k in kinds}
+    if not args.no_html:
+        folder = out.parent if single_file else out
+        if not folder.is_dir():
+            raise OutputError(f"--out {out}: folder {folder} does not exist")
+    console = _console()
+    pages: list[tuple[Path, str]] = []
+    for kind in kinds:
+        demo = load_demo(kind)
+        console.rule(f"[bold]{demo.title}")
+        console.print(demo.description)
+        console.print()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            evs = [evaluate(demo.y_true, m.y_pred, m.y_score, labels=demo.classes, pos_label=demo.pos_label,
+                            name=name) for name, m in demo.models.items()]
+        print_evaluation(evs[0], console)
+        console.print()
+        print_comparison(evs, console)
+        console.print()
+        console.print(_demo_moral(evs))
+        console.print(f"[dim]the same from the command line: {_demo_command(demo)}[/dim]", soft_wrap=True)
+        console.print()
+        if not args.no_html:
+            from .report.html import render_html
+
+            pages.append((targets[kind], render_html(evs, title=f"clfeval demo: {demo.title}")))
+    from .atomic import atomic_write
+
+    for path, text in pages:
+        with atomic_write(path) as f:
+            f.write(text)
+        console.print(f"wrote the HTML report to {path.resolve()} (open it in a browser; it works offline)")
+    return 0
+
+
+def _demo_command(demo: Any) -> str:
+    """The ``clfeval report`` command that evaluates the demo's first model from its file."""
+    import shlex
+
+    path = next(iter(demo.models.values())).path
+    pos = [] if demo.pos_label is None else ["--pos-label", str(demo.pos_label)]
+    return shlex.join(["clfeval", "report", str(path), *pos])
+
+
+def _demo_moral(evs: list[Evaluation]) -> str:
+    import numpy as np
+
+    a, b = evs[0], evs[1]
+    same = np.array_equal(a.confusion.counts, b.confusion.counts)
+    auc = " vs ".join(f"{ev.report.overall.get('roc_auc', float('nan')):.4f}" for ev in evs)
+    if same:
+        return (f"The models make the same predictions (identical confusion matrices and reports) but rank the "
+                f"samples differently: ROC AUC {auc}. Only the scores tell them apart; the curves show where.")
+    return f"ROC AUC {auc}."
+
+
+if __name__ == "__main__":  # pragma: no cover
+    with contextlib.suppress(BrokenPipeError):
+        sys.exit(main())

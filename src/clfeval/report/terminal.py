@@ -1,0 +1,226 @@
+"""An Evaluation in the terminal (rich): headline, classification report, confusion matrix, curves.
+
+Undefined values show as ``nan`` (dimmed), average rows are kept apart from the class rows, and a
+confusion matrix of more than :data:`MAX_MATRIX_CLASSES` classes is left to the HTML report.
+
+>>> import clfeval
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
+>>> text = render_text(ev, width=100)
+>>> "ROC AUC" in text and "break-even" in text
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from .table import title
+from .text import format_value
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..evaluation import Evaluation
+
+__all__ = ["print_evaluation", "print_comparison", "render_text", "MAX_MATRIX_CLASSES"]
+
+MAX_MATRIX_CLASSES = 20
+
+
+def _cell(value: Any, digits: int, column: str = "") -> str:
+    text = format_value(value, digits, column)
+    return f"[dim]{text}[/dim]" if text == "nan" else text
+
+
+def _esc(text: Any) -> str:
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
+def _table(title_text: str) -> Any:
+    from rich import box
+    from rich.table import Table
+
+    return Table(title=title_text, title_justify="left", box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
+                 collapse_padding=True, title_style="bold")
+
+
+def _with_caption(table: Any, caption: str) -> Any:
+    """The table with a dim line under it (wrapped at the console's width, not the table's)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    return Group(table, Text(caption, style="dim"))
+
+
+def _headline(ev: Evaluation) -> str:
+    parts = [f"[bold]{_esc(ev.name or 'model')}[/bold]", f"{ev.task}", f"{ev.n_samples:,} samples"]
+    if ev.total_weight != ev.n_samples:
+        parts.append(f"total weight {ev.total_weight:g}")
+    parts.append(f"{len(ev.labels)} {'labels' if ev.task == 'multilabel' else 'classes'}")
+    if ev.task == "binary":
+        parts.append(f"positive class {_esc(ev.names[list(ev.labels).index(ev.pos_label)])}"
+                     if ev.pos_label in list(ev.labels) else f"positive class {_esc(ev.pos_label)}")
+    if ev.threshold is not None:
+        parts.append(f"positive when {ev.score_kind} >= {ev.threshold:g}")
+    elif ev.has_scores and ev.task == "multiclass":
+        parts.append("predictions = the highest-scoring class")
+    return " · ".join(parts)
+
+
+#: column titles for narrow terminals
+SHORT_TITLES = {"precision": "prec.", "recall": "recall", "f1": "F1", "fallout": "FPR", "specificity": "spec.",
+                "npv": "NPV", "support": "n", "roc_auc": "AUC", "average_precision": "AP"}
+
+
+def _report_table(ev: Evaluation, width: int) -> Any:
+    rep = ev.report
+    rows = [*rep.rows, *rep.averages.values()]
+    cells = {c: [format_value(r.get(c), rep.digits, c) for r in rows] for c in rep.columns}
+    labels = [str(r["label"]) for r in rows]
+    full = [title(c) for c in rep.columns]
+    need = max(map(len, labels)) + sum(max(len(t), *map(len, cells[c])) + 1 for t, c in zip(full, rep.columns))
+    short = need > width
+    if short:  # narrow terminal: short titles, averages named by their kind only
+        full = [SHORT_TITLES.get(c, title(c)) for c in rep.columns]
+        labels = labels[: len(rep.rows)] + [str(k) for k in rep.averages]
+    table = _table("Classification report")
+    table.add_column("class", justify="right", style="bold", min_width=min(24, max(map(len, labels))))
+    for t, c in zip(full, rep.columns):
+        table.add_column(t, justify="right", min_width=max(map(len, cells[c])), no_wrap=True)
+    last = len(rep.rows) - 1
+    for i, (label, r) in enumerate(zip(labels, rows)):
+        style = "italic" if i > last else None
+        table.add_row(_esc(label), *(_cell(r.get(c), rep.digits, c) for c in rep.columns),
+                      end_section=i == last, style=style)
+    if short:
+        legend = ", ".join(f"{SHORT_TITLES[c]} = {title(c)}" for c in rep.columns
+                           if c in SHORT_TITLES and SHORT_TITLES[c] != title(c))
+        return _with_caption(table, legend)
+    return table
+
+
+def _overall_table(ev: Evaluation) -> Any:
+    from rich.table import Table
+
+    table = Table(show_header=False, show_edge=False, box=None, pad_edge=False)
+    table.add_column(justify="right", style="bold")
+    table.add_column(justify="right")
+    for k, v in ev.report.overall.items():
+        table.add_row(title(k), _cell(v, ev.report.digits))
+    if ev.break_even is not None and not math.isnan(ev.break_even.value):
+        b = ev.break_even
+        table.add_row("break-even", f"{b.value:.{ev.report.digits}f} (precision = recall, threshold {b.threshold:.4g})")
+    return table
+
+
+def _confusion_table(ev: Evaluation) -> Any:
+    cm = ev.confusion
+    if cm.counts is None:  # multilabel: one 2x2 table per label
+        table = _table("Per-label counts")
+        table.add_column("label", justify="right", style="bold")
+        for c in ("TP", "FN", "FP", "TN"):
+            table.add_column(c, justify="right")
+        pc = cm.per_class()
+        for i, name in enumerate(cm.names):
+            table.add_row(_esc(name), *(format_value(_num(pc[k][i]), column="support") for k in ("tp", "fn", "fp", "tn")))
+        return table
+    if len(cm.names) > MAX_MATRIX_CLASSES:
+        return f"Confusion matrix: {len(cm.names)} classes, too many for the terminal; see --html or --png."
+    share = cm.normalized("true")
+    table = _table("Confusion matrix")
+    table.add_column("true \\ pred", justify="right", style="bold")
+    for name in cm.names:
+        table.add_column(_esc(name), justify="right")
+    for i, name in enumerate(cm.names):
+        cells = []
+        for j in range(len(cm.names)):
+            text = format_value(_num(cm.counts[i, j]), column="support")
+            s = share[i, j]
+            pct = "" if math.isnan(s) else f" [dim]{100 * s:.0f}%[/dim]"
+            cells.append(f"[bold green]{text}[/bold green]{pct}" if i == j else f"{text}{pct}")
+        table.add_row(_esc(name), *cells)
+    return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row")
+
+
+def _num(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
+
+
+def _curves_table(ev: Evaluation) -> Any:
+    if ev.roc is None or ev.pr is None:
+        return None
+    table = _table("Curves")
+    for c in ("curve", "ROC AUC", "FPR, TPR at threshold", "AP", "recall, precision at threshold"):
+        table.add_column(c, justify="right")
+    digits = ev.report.digits
+    for key, roc in ev.roc.items():
+        pr = ev.pr[key]
+
+        def op(curve: Any) -> str:
+            p = curve.operating_point
+            return "" if p is None else f"{p.x:.{digits}f}, {p.y:.{digits}f}"
+
+        table.add_row(_esc(roc.name), _cell(roc.area, digits), op(roc), _cell(pr.area, digits), op(pr))
+    return _with_caption(table, "at threshold = the operating point of the current predictions")
+
+
+def print_evaluation(ev: Evaluation, console: Console | None = None) -> None:
+    """Print one evaluation: headline, report, overall numbers, confusion matrix, curves, notes."""
+    from rich.console import Console
+
+    console = console or Console()
+    console.print(_headline(ev))
+    console.print()
+    console.print(_report_table(ev, console.width))
+    console.print()
+    console.print(_overall_table(ev))
+    console.print()
+    console.print(_confusion_table(ev))
+    curves = _curves_table(ev)
+    if curves is not None:
+        console.print()
+        console.print(curves)
+    if ev.report.notes:
+        console.print()
+        for note in ev.report.notes:
+            console.print(f"[dim]note: {_esc(note)}[/dim]")
+
+
+def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
+    """One row per model: the overall numbers side by side."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    keys = list(dict.fromkeys(k for ev in evaluations for k in ev.report.overall))
+    table = _table("Models compared")
+    table.add_column("model", style="bold", min_width=min(40, max(len(ev.name or "model") for ev in evaluations)))
+    for k in keys:
+        table.add_column(title(k), justify="right")
+    table.add_column("break-even", justify="right")
+    for ev in evaluations:
+        digits = ev.report.digits
+        bep = "" if ev.break_even is None else _cell(ev.break_even.value, digits)
+        table.add_row(_esc(ev.name or "model"), *(_cell(ev.report.overall.get(k), digits) for k in keys), bep)
+    console.print(table)
+
+
+def render_text(ev: Evaluation, width: int = 120) -> str:
+    """What :func:`print_evaluation` prints, as plain text (no colours)."""
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None, force_terminal=False, file=_Null())
+    print_evaluation(ev, console)
+    return console.export_text()
+
+
+class _Null:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
