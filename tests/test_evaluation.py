@@ -422,3 +422,21 @@ def test_compact_curves_are_exact_points_of_the_full_curves(n, n_values, seed, m
             assert math.isclose(x, want[0], abs_tol=1e-9) and math.isclose(y_, want[1], abs_tol=1e-9)
         # both ends are kept
         assert compact["x"][0] == full.x[0] and math.isclose(compact["x"][-1], full.x[-1])
+
+
+def test_compact_curves_keep_areas_and_operating_points_and_check_arguments():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 3, 3000)
+    s = rng.random((3000, 3)) + np.eye(3)[y] * 0.4
+    ev = quiet_eval(y, y_score=s)
+    for kind in ("roc", "pr"):
+        full, compact = getattr(ev, kind), ev.compact_curves(kind, 50)
+        assert list(compact) == list(full)
+        for name in full:
+            assert compact[name].area == full[name].area
+            assert compact[name].operating_point == full[name].operating_point
+            assert len(compact[name].x) <= 50 or name == "macro"
+    with pytest.raises(ValueError, match="kind must be 'roc' or 'pr'"):
+        ev.compact_curves("det")
+    with pytest.raises(ValueError, match="max_points must be at least 8"):
+        ev.compact_curves("roc", 2)

@@ -151,14 +151,15 @@ def _num(v: Any) -> Any:
 
 
 def _curves_table(ev: Evaluation) -> Any:
-    if ev.roc is None or ev.pr is None:
+    if not ev.has_scores:
         return None
+    rocs, prs = ev.compact_curves("roc", 16), ev.compact_curves("pr", 16)  # areas and operating points only
     table = _table("Curves")
     for c in ("curve", "ROC AUC", "FPR, TPR at threshold", "AP", "recall, precision at threshold"):
         table.add_column(c, justify="right")
     digits = ev.report.digits
-    for key, roc in ev.roc.items():
-        pr = ev.pr[key]
+    for key, roc in rocs.items():
+        pr = prs[key]
 
         def op(curve: Any) -> str:
             p = curve.operating_point
