@@ -1,0 +1,957 @@
+"""One self-contained HTML page for one or several evaluations: tables, interactive charts, 3-D views.
+
+The page works offline and from ``file://``: plotly.js is embedded once, inline; styles and
+scripts are inline; fonts are the reader's system fonts; a Content-Security-Policy forbids any
+network access. It holds, for each model, the headline numbers, the classification report and an
+interactive confusion matrix (counts or shares by true class, by predicted class or of all);
+then ROC and precision-recall charts (per class, micro and macro for multi-class; operating points,
+chance diagonal, iso-F1 lines, break-even point and baseline), and 3-D threshold views
+(FPR-threshold-TPR, recall-threshold-precision). Several models are compared in a summary table
+and overlaid in the charts, whose menu also shows each model on its own.
+
+Everything is read from ``Evaluation.to_dict()`` (a dict in that schema, e.g. a loaded
+``to_json`` file, works too). plotly is imported only when a page is made.
+
+>>> import clfeval
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
+>>> page = render_html(ev, title="Demo")
+>>> page.startswith("<!DOCTYPE html>"), page.count(' data-chart="')  # 1 heat map, 2 curves, 2 3-D views
+(True, 5)
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .html_assets import BOOT_JS, CLASS_COLORS, CSP, CSS, FONT_STACK, MODEL_COLORS
+
+__all__ = ["render_html", "write_html", "figures"]
+
+#: (key of report["overall"], display title, higher is better)
+HEADLINE: tuple[tuple[str, str, bool], ...] = (
+    ("accuracy", "accuracy", True),
+    ("balanced_accuracy", "balanced accuracy", True),
+    ("mcc", "MCC", True),
+    ("kappa", "Cohen's kappa", True),
+    ("roc_auc", "ROC AUC", True),
+    ("average_precision", "AP", True),
+    ("hamming_loss", "Hamming loss", False),
+)
+
+_DASH = "\u2014"  # em dash: an undefined or missing value
+_BLUES = [
+    [0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
+    [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"],
+]
+_AXIS = {"roc": ("FPR", "TPR", "false positive rate (FPR)", "true positive rate (TPR)"),
+         "pr": ("recall", "precision", "recall", "precision")}
+_PLOT_CONFIG = {
+    "responsive": True,
+    "displaylogo": False,
+    "typesetMath": False,  # a class named "$x$" is text, not LaTeX to fetch MathJax for
+    # plotly.js >= 3 has a "Share chart..." button that uploads the data to Plotly Cloud: none here
+    "showSendToCloud": False,
+    "showEditInChartStudio": False,
+    "showLink": False,
+    "plotlyServerURL": "",
+    "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
+}
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+def _esc(value: Any) -> str:
+    """Text for HTML content and attribute values."""
+    return html.escape(str(value), quote=True)
+
+
+def _ptext(value: Any) -> str:
+    """Text for plotly, which reads its strings as a little HTML: show them literally.
+
+    >>> _ptext("<b>a & b</b>")
+    '&lt;b&gt;a &amp; b&lt;/b&gt;'
+    """
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _script_json(obj: Any) -> str:
+    """Strict JSON that cannot end or confuse the <script> element it is placed in.
+
+    >>> _script_json({"name": "</script><!--"})
+    '{"name":"\\\\u003c/script\\\\u003e\\\\u003c!--"}'
+    """
+    text = json.dumps(obj, allow_nan=False, ensure_ascii=False, separators=(",", ":"))
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"),
+                         ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+        text = text.replace(raw, escaped)
+    return text
+
+
+def _num(value: Any) -> float | None:
+    """A number from to_dict() or its JSON form ("inf" strings, None) as float; None if none."""
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _finite(value: Any) -> float | None:
+    x = _num(value)
+    return x if x is not None and math.isfinite(x) else None
+
+
+def _clean(values: Sequence[Any]) -> list[float | None]:
+    """Plot coordinates: NaN, infinities and missing values become gaps (null)."""
+    return [_finite(v) for v in values]
+
+
+def _fmt(value: Any, digits: int = 4) -> str:
+    """A metric for display: fixed digits; NaN and None as an em dash.
+
+    >>> _fmt(0.123456), _fmt(float("nan")), _fmt(None), _fmt("inf")
+    ('0.1235', '—', '—', '+∞')
+    """
+    x = _num(value)
+    if x is None or math.isnan(x):
+        return _DASH
+    if math.isinf(x):
+        return "+\u221e" if x > 0 else "\u2212\u221e"
+    return f"{x:.{digits}f}"
+
+
+def _fmt_count(value: Any) -> str:
+    """A count or a total weight: integers as such, weights with 4 decimals."""
+    x = _num(value)
+    if x is None or not math.isfinite(x):
+        return _fmt(value)
+    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else f"{x:.4f}"
+
+
+def _fmt_threshold(value: Any) -> str:
+    """A threshold for hover text.
+
+    >>> _fmt_threshold("inf"), _fmt_threshold(0.123456789), _fmt_threshold(None)
+    ('+∞', '0.123457', '—')
+    """
+    x = _num(value)
+    if x is None or math.isnan(x):
+        return _DASH
+    if math.isinf(x):
+        return "+\u221e" if x > 0 else "\u2212\u221e"
+    return f"{x:.6g}"
+
+
+def _plotly_js() -> str:
+    """The plotly.js bundle, made safe to place inside a <script> element."""
+    try:
+        from plotly.offline import get_plotlyjs
+    except ImportError as exc:
+        raise ImportError(
+            "The HTML report needs plotly: pip install 'clfeval[report]'"
+        ) from exc
+    # "</script" can only occur in strings, regular expressions and comments, where "<\/" reads
+    # the same; the bundle has none today, this keeps it that way.
+    return get_plotlyjs().replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
+
+
+# -- the models ----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Model:
+    index: int
+    name: str
+    data: dict[str, Any]
+    color: str
+
+    @property
+    def key(self) -> str:
+        return f"m{self.index}"
+
+    @property
+    def task(self) -> str:
+        return str(self.data.get("task"))
+
+    @property
+    def names(self) -> list[str]:
+        return [str(n) for n in self.data.get("names") or []]
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return self.data["report"]
+
+    def curves(self, kind: str) -> dict[str, dict[str, Any]]:
+        return dict(self.data.get(kind) or {})
+
+    def main_curve(self, kind: str) -> str | None:
+        curves = self.curves(kind)
+        if not curves:
+            return None
+        main = self.data.get("main_curve")
+        if main in curves:
+            return str(main)
+        if len(curves) == 1:
+            return next(iter(curves))
+        return "micro" if "micro" in curves else next(iter(curves))
+
+    def class_index(self, kind: str, curve: str) -> int | None:
+        """Index of the class a curve belongs to; None for the micro and macro averages."""
+        keys = list(self.curves(kind))
+        if self.task == "binary":
+            return self.names.index(curve) if curve in self.names else None
+        i = keys.index(curve)
+        return i if i < len(self.names) else None
+
+    def prevalence(self, kind: str, curve: str) -> float | None:
+        """Share of positives of a curve's class (micro: of all class/sample pairs)."""
+        pc = (self.data.get("confusion") or {}).get("per_class") or {}
+        try:
+            tp, fn, fp, tn = ([_num(v) or 0.0 for v in pc[k]] for k in ("tp", "fn", "fp", "tn"))
+        except KeyError:
+            return None
+        i = self.class_index(kind, curve)
+        if i is not None:
+            pos, total = tp[i] + fn[i], tp[i] + fn[i] + fp[i] + tn[i]
+        elif curve == "micro":
+            pos, total = sum(tp) + sum(fn), sum(tp) + sum(fn) + sum(fp) + sum(tn)
+        else:
+            return None
+        return pos / total if total > 0 else None
+
+
+def _as_dict(evaluation: Any) -> dict[str, Any]:
+    if isinstance(evaluation, Mapping):
+        data = dict(evaluation)
+    elif callable(getattr(evaluation, "to_dict", None)):
+        data = evaluation.to_dict()
+    else:
+        raise TypeError(
+            f"expected an Evaluation (from clfeval.evaluate) or its to_dict(), got {type(evaluation).__name__}."
+        )
+    missing = [k for k in ("task", "names", "report", "confusion") if k not in data]
+    if missing:
+        raise ValueError(f"not an Evaluation.to_dict(): the keys {missing} are missing.")
+    return data
+
+
+def _models(evaluations: Any) -> list[_Model]:
+    if isinstance(evaluations, Mapping) or callable(getattr(evaluations, "to_dict", None)):
+        evaluations = [evaluations]
+    items = list(evaluations)
+    if not items:
+        raise ValueError("write_html needs at least one Evaluation, got none.")
+    datas = [_as_dict(e) for e in items]
+    multi = len(datas) > 1
+    names: list[str] = []
+    for i, d in enumerate(datas):
+        base = str(d["name"]) if d.get("name") not in (None, "") else (f"model {i + 1}" if multi else "model")
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base} ({n})", n + 1
+        names.append(name)
+    return [_Model(i, nm, d, MODEL_COLORS[i % len(MODEL_COLORS)]) for i, (nm, d) in enumerate(zip(names, datas))]
+
+
+# -- figures (plain dicts in plotly's JSON form) ------------------------------------------------------
+
+
+def _base_layout(title: str, height: int) -> dict[str, Any]:
+    return {
+        "title": {"text": title, "x": 0.02, "xanchor": "left", "font": {"size": 16}},
+        "height": height,
+        "font": {"family": FONT_STACK, "size": 12, "color": "#1f2328"},
+        "paper_bgcolor": "#ffffff",
+        "plot_bgcolor": "#ffffff",
+        "margin": {"l": 64, "r": 24, "t": 64, "b": 56},
+        "hoverlabel": {"font": {"family": FONT_STACK}},
+    }
+
+
+def _view_menu(models: list[_Model], views: list[set[str]], compare_label: str) -> list[dict[str, Any]]:
+    """A dropdown that shows all models' main curves, or one model's curves."""
+    keys = ["compare", *(m.key for m in models)]
+    labels = [compare_label, *(_ptext(m.name) for m in models)]
+    buttons = [
+        {"label": label, "method": "restyle", "args": [{"visible": [key in v for v in views]}]}
+        for key, label in zip(keys, labels)
+    ]
+    return [{
+        "type": "dropdown", "buttons": buttons, "active": 0, "showactive": True,
+        "x": 1.0, "xanchor": "right", "y": 1.02, "yanchor": "bottom",
+        "bgcolor": "#ffffff", "bordercolor": "#d1d9e0", "font": {"size": 12},
+    }]
+
+
+def _curve_style(m: _Model, kind: str, curve: str, multi: bool) -> tuple[str, str, float, str]:
+    """(colour, dash, width, display name) of one curve."""
+    ci = m.class_index(kind, curve)
+    if m.task == "binary":
+        label = _ptext(m.name) if multi else _ptext(curve)
+        return (m.color if multi else CLASS_COLORS[0]), "solid", 2.5, label
+    prefix = f"{_ptext(m.name)} \u00b7 " if multi else ""
+    if ci is not None:
+        return CLASS_COLORS[ci % len(CLASS_COLORS)], "solid", 1.8, prefix + _ptext(curve)
+    average = {"micro": "micro-average", "macro": "macro-average"}.get(curve, _ptext(curve))
+    color = m.color if multi else "#1f2328"
+    return color, ("dash" if curve == "micro" else "dot"), 2.8, prefix + average
+
+
+def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
+    """ROC or PR chart: every model's curves, its operating points, and the chart's guides."""
+    shown = [m for m in models if m.curves(kind)]
+    if not shown:
+        return None
+    multi = len(models) > 1
+    xs, ys, xtitle, ytitle = _AXIS[kind]
+    area_label = "AUC" if kind == "roc" else "AP"
+    traces: list[dict[str, Any]] = []
+    views: list[set[str]] = []
+    everywhere = {"compare", *(m.key for m in shown)}
+
+    def add(trace: dict[str, Any], in_views: set[str]) -> None:
+        traces.append(trace)
+        views.append(in_views)
+
+    if kind == "roc":
+        add({"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",
+             "line": {"color": "#8c959f", "dash": "dash", "width": 1}, "hoverinfo": "skip"}, everywhere)
+    else:
+        iso_x: list[float | None] = []
+        iso_y: list[float | None] = []
+        for f in (0.2, 0.4, 0.6, 0.8):
+            for j in range(60):
+                x = f / 2 + (1 - f / 2) * ((j + 1) / 60) ** 1.5
+                iso_x.append(x)
+                iso_y.append(f * x / (2 * x - f))
+            iso_x.append(None)
+            iso_y.append(None)
+        add({"type": "scatter", "x": iso_x, "y": iso_y, "mode": "lines", "name": "iso-F1 lines",
+             "line": {"color": "#c5ccd3", "width": 1}, "hoverinfo": "skip"}, everywhere)
+
+    baselines: dict[float, int] = {}  # PR baseline (prevalence) -> index of its trace
+    for m in shown:
+        main = m.main_curve(kind)
+        for cname, c in m.curves(kind).items():
+            in_views = {m.key, "compare"} if cname == main else {m.key}
+            color, dash, width, label = _curve_style(m, kind, cname, multi)
+            area = _finite(c.get("area"))
+            full = f"{label} ({area_label} {area:.3f})" if area is not None else label
+            thresholds = [_fmt_threshold(t) for t in c.get("thresholds") or []]
+            group = f"{m.key}:{cname}"
+            stepped = kind == "pr" and not (m.task != "binary" and cname == "macro")
+            add({
+                "type": "scatter", "mode": "lines", "name": full, "legendgroup": group,
+                "x": _clean(c["x"]), "y": _clean(c["y"]), "customdata": thresholds,
+                "line": {"color": color, "dash": dash, "width": width, "shape": "vh" if stepped else "linear"},
+                "hovertemplate": f"threshold %{{customdata}}<br>{xs} %{{x:.4f}}<br>{ys} %{{y:.4f}}",
+            }, in_views)
+            op = c.get("operating_point") or {}
+            ox, oy = _finite(op.get("x")), _finite(op.get("y"))
+            if ox is not None and oy is not None:
+                thr = _fmt_threshold(op.get("threshold")) if op.get("threshold") is not None else "argmax"
+                add({
+                    "type": "scatter", "mode": "markers", "name": f"{full}: operating point",
+                    "legendgroup": group, "showlegend": False, "x": [ox], "y": [oy], "customdata": [thr],
+                    "marker": {"color": color, "size": 10, "line": {"color": "#ffffff", "width": 1.5}},
+                    "hovertemplate": f"operating point<br>threshold %{{customdata}}<br>{xs} %{{x:.4f}}<br>{ys} %{{y:.4f}}",
+                }, in_views)
+        if kind == "pr" and main is not None:
+            in_views = {m.key, "compare"}
+            color = m.color if multi or m.task != "binary" else CLASS_COLORS[0]
+            prefix = f"{_ptext(m.name)}: " if multi else ""
+            base = m.prevalence(kind, main)
+            if base is not None and round(base, 12) in baselines:
+                # models on the same data share one baseline
+                views[baselines[round(base, 12)]].add(m.key)
+                traces[baselines[round(base, 12)]]["name"] = f"baseline (prevalence {base:.3f})"
+                traces[baselines[round(base, 12)]]["line"]["color"] = "#8c959f"
+            elif base is not None:
+                baselines[round(base, 12)] = len(traces)
+                add({"type": "scatter", "mode": "lines", "x": [0, 1], "y": [base, base],
+                     "name": f"{prefix}baseline (prevalence {base:.3f})",
+                     "line": {"color": color, "dash": "dash", "width": 1}, "opacity": 0.6,
+                     "hovertemplate": "baseline: precision of random guessing %{y:.4f}<extra></extra>"}, in_views)
+            be = m.data.get("break_even") or {}
+            v = _finite(be.get("value"))
+            if v is not None:
+                add({"type": "scatter", "mode": "markers", "x": [v], "y": [v],
+                     "customdata": [_fmt_threshold(be.get("threshold"))],
+                     "name": f"{prefix}break-even point ({v:.3f})",
+                     "marker": {"color": color, "symbol": "diamond", "size": 11,
+                                "line": {"color": "#ffffff", "width": 1.5}},
+                     "hovertemplate": "break-even point<br>precision = recall = %{x:.4f}<br>"
+                                      "threshold %{customdata}<extra></extra>"}, in_views)
+
+    default = "compare" if multi else shown[0].key
+    for t, v in zip(traces, views):
+        t["visible"] = default in v
+    title = "ROC curves" if kind == "roc" else "Precision-recall curves"
+    layout = _base_layout(title, 600)
+    pad = {"range": [-0.02, 1.02], "zeroline": False, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
+           "mirror": True, "ticks": "outside", "automargin": True}
+    layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
+    layout["yaxis"] = {"title": {"text": ytitle}, **pad}
+    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
+                        "font": {"size": 11}}
+    layout["margin"] = {"l": 64, "r": 24, "t": 72, "b": 24}
+    layout["hovermode"] = "closest"
+    if kind == "pr":
+        # label each iso-F1 line just outside the right edge, where it ends
+        layout["annotations"] = [
+            {"x": 1.0, "y": f / (2 - f), "text": f"F1 {f:g}", "showarrow": False, "xanchor": "left",
+             "xshift": 8, "yanchor": "middle", "font": {"size": 10, "color": "#8c959f"}}
+            for f in (0.2, 0.4, 0.6, 0.8)
+        ]
+        layout["margin"]["r"] = 56
+    if multi:
+        layout["updatemenus"] = _view_menu(shown, views, "compare models")
+    return {"id": f"{kind}-curves", "kind": "2d", "data": traces, "layout": layout}
+
+
+def _threshold_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
+    """3-D view of a curve against its thresholds (x: FPR/recall, y: threshold, z: TPR/precision)."""
+    shown = [m for m in models if m.curves(kind)]
+    if not shown:
+        return None
+    multi = len(models) > 1
+    xs, zs, xtitle, ztitle = _AXIS[kind]
+    traces: list[dict[str, Any]] = []
+    views: list[set[str]] = []
+    for m in shown:
+        main = m.main_curve(kind)
+        for cname, c in m.curves(kind).items():
+            x, z, thr = c.get("x") or [], c.get("y") or [], c.get("thresholds") or []
+            # synthetic end points have an infinite threshold, averaged curves none at all
+            keep = [i for i, t in enumerate(thr) if _finite(t) is not None]
+            if not keep:
+                continue
+            color, dash, width, label = _curve_style(m, kind, cname, multi)
+            in_views = {m.key, "compare"} if cname == main else {m.key}
+            group = f"{m.key}:{cname}"
+            traces.append({
+                "type": "scatter3d", "mode": "lines+markers", "name": label, "legendgroup": group,
+                "x": [_finite(x[i]) for i in keep], "y": [_finite(thr[i]) for i in keep],
+                "z": [_finite(z[i]) for i in keep],
+                "line": {"color": color, "width": max(3.0, width + 1)},
+                "marker": {"color": color, "size": 2},
+                "hovertemplate": f"{xs} %{{x:.4f}}<br>threshold %{{y:.6g}}<br>{zs} %{{z:.4f}}",
+            })
+            views.append(in_views)
+            op = c.get("operating_point") or {}
+            ox, oz, ot = _finite(op.get("x")), _finite(op.get("y")), _finite(op.get("threshold"))
+            if ox is not None and oz is not None and ot is not None:
+                traces.append({
+                    "type": "scatter3d", "mode": "markers", "name": f"{label}: operating point",
+                    "legendgroup": group, "showlegend": False, "x": [ox], "y": [ot], "z": [oz],
+                    "marker": {"color": color, "size": 6, "symbol": "diamond",
+                               "line": {"color": "#ffffff", "width": 1}},
+                    "hovertemplate": f"operating point<br>{xs} %{{x:.4f}}<br>threshold %{{y:.6g}}<br>{zs} %{{z:.4f}}",
+                })
+                views.append(in_views)
+    if not traces:
+        return None
+    default = "compare" if multi else shown[0].key
+    for t, v in zip(traces, views):
+        t["visible"] = default in v
+    title = "ROC against threshold" if kind == "roc" else "Precision and recall against threshold"
+    layout = _base_layout(title, 600)
+    axis = {"backgroundcolor": "#f6f8fa", "gridcolor": "#d1d9e0", "showbackground": True,
+            "zerolinecolor": "#8c959f"}
+    layout["scene"] = {
+        "xaxis": {"title": {"text": xtitle}, "range": [0, 1], **axis},
+        "yaxis": {"title": {"text": "threshold"}, **axis},
+        "zaxis": {"title": {"text": ztitle}, "range": [0, 1], **axis},
+        "aspectmode": "cube",
+        # far enough out that the turned cube and its axis titles fit the frame
+        "camera": {"eye": {"x": 1.55, "y": -1.55, "z": 0.8}, "center": {"x": 0, "y": 0, "z": -0.12}},
+    }
+    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top",
+                        "font": {"size": 11}}
+    layout["margin"] = {"l": 8, "r": 8, "t": 72, "b": 8}
+    if multi:
+        layout["updatemenus"] = _view_menu(shown, views, "compare models")
+    return {"id": f"{kind}-threshold-3d", "kind": "3d", "data": traces, "layout": layout}
+
+
+def _confusion_width(k: int) -> int:
+    """Widest the confusion matrix frame gets, in pixels, for k columns (wider for many classes)."""
+    return min(1232, max(640, 300 + 56 * k))
+
+
+def _confusion_figure(m: _Model) -> dict[str, Any] | None:
+    """Heat map of the confusion matrix with buttons for counts and the three normalisations.
+
+    Multilabel: one row per label with its TP, FN, FP and TN (counts, or shares of the label's rows).
+    """
+    conf = m.data.get("confusion") or {}
+    names = [_ptext(n) for n in m.names]
+    k = len(names)
+    if not k:
+        return None
+    if conf.get("counts") is not None:
+        counts = [[_num(v) for v in row] for row in conf["counts"]]
+        norm = conf.get("normalized") or {}
+        views = [("counts", "count", counts)]
+        for by, label in (("true", "share of true class"), ("pred", "share of predicted class"),
+                          ("all", "share of all")):
+            if norm.get(by) is not None:
+                views.append((f"by {'predicted' if by == 'pred' else by}", label,
+                              [[_num(v) for v in row] for row in norm[by]]))
+        x, y = names, names
+        xtitle, ytitle = "predicted class", "true class"
+        where = "true: %{y}<br>predicted: %{x}"
+    else:
+        pc = conf.get("per_class") or {}
+        cols = ("tp", "fn", "fp", "tn")
+        if not all(c in pc for c in cols):
+            return None
+        counts = [[_num(pc[c][i]) for c in cols] for i in range(k)]
+        shares = []
+        for row in counts:
+            total = sum(v or 0.0 for v in row)
+            shares.append([(v or 0.0) / total if total > 0 else None for v in row])
+        views = [("counts", "count", counts), ("by label", "share of the label's samples", shares)]
+        x, y = ["TP", "FN", "FP", "TN"], names
+        xtitle, ytitle = "outcome (true positive, false negative, false positive, true negative)", "label"
+        where = "label: %{y}<br>%{x}"
+
+    def cell_text(v: float | None, is_count: bool) -> str:
+        if v is None or not math.isfinite(v):
+            return _DASH
+        return _fmt_count(v) if is_count else f"{v:.3f}"
+
+    texts = [[[cell_text(v, i == 0) for v in row] for row in z] for i, (_, _, z) in enumerate(views)]
+    zs = [[[_finite(v) for v in row] for row in z] for _, _, z in views]
+    # hover shows every view of the cell at once
+    custom = [[[texts[0][r][c], *(_fmt(views[i][2][r][c]) for i in range(1, len(views)))]
+               for c in range(len(x))] for r in range(len(y))]
+    hover = where + "<br>count: %{customdata[0]}"
+    for i, (_, label, _) in enumerate(views[1:], start=1):
+        hover += f"<br>{label}: %{{customdata[{i}]}}"
+
+    def zmax(z: list[list[float | None]], is_count: bool) -> float:
+        finite = [v for row in z for v in row if v is not None]
+        return max(finite, default=1.0) if is_count else 1.0
+
+    show_text = k <= 25
+    trace = {
+        "type": "heatmap", "x": x, "y": y, "z": zs[0], "text": texts[0], "customdata": custom,
+        "texttemplate": "%{text}" if show_text else "", "textfont": {"size": 13 if k <= 8 else 10},
+        "colorscale": _BLUES, "zmin": 0, "zmax": zmax(zs[0], True), "xgap": 1, "ygap": 1,
+        "colorbar": {"title": {"text": "count", "side": "right"}, "thickness": 14},
+        "hovertemplate": hover + "<extra></extra>", "hoverongaps": False,
+    }
+    buttons = [
+        {"label": name, "method": "restyle",
+         "args": [{"z": [zs[i]], "text": [texts[i]], "zmin": [0], "zmax": [zmax(zs[i], i == 0)],
+                   "colorbar.title.text": [label]}]}
+        for i, (name, label, _) in enumerate(views)
+    ]
+    cell_px = (_confusion_width(len(x)) - 300) / len(x)  # about the width of one column
+    longest = 7 * max(map(len, x))  # pixels, roughly, of the longest column label
+    tilt = longest > cell_px
+    # slanted labels take room below the matrix; keep the cells as tall as they would be
+    height = int(min(1100, max(380, 150 + 44 * k)) + (min(240, 0.65 * longest) if tilt else 0))
+    layout = _base_layout(f"Confusion matrix \u00b7 {_ptext(m.name)}", height)
+    layout["xaxis"] = {"title": {"text": xtitle}, "type": "category", "side": "bottom", "automargin": True,
+                       "tickangle": -40 if tilt else 0, "showgrid": False}
+    layout["yaxis"] = {"title": {"text": ytitle}, "type": "category", "autorange": "reversed",
+                       "automargin": True, "showgrid": False}
+    layout["margin"] = {"l": 64, "r": 24, "t": 96, "b": 48}
+    layout["updatemenus"] = [{
+        "type": "buttons", "direction": "right", "buttons": buttons, "active": 0, "showactive": True,
+        "x": 0, "xanchor": "left", "y": 1.01, "yanchor": "bottom", "pad": {"t": 4, "b": 4},
+        "bgcolor": "#ffffff", "bordercolor": "#d1d9e0", "font": {"size": 12},
+    }]
+    return {"id": f"confusion-{m.index + 1}", "kind": "heatmap", "data": [trace], "layout": layout}
+
+
+def figures(evaluations: Any) -> list[dict[str, Any]]:
+    """The page's figures as plotly JSON dicts: ``{"id", "kind", "data", "layout"}`` each.
+
+    ``kind`` is "heatmap", "2d" or "3d". Useful to inspect, or to validate with
+    ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``.
+
+    >>> import clfeval
+    >>> [f["id"] for f in figures(clfeval.evaluate([0, 1, 1], [0, 1, 0]))]
+    ['confusion-1']
+    """
+    return _figures(_models(evaluations))
+
+
+def _figures(models: list[_Model]) -> list[dict[str, Any]]:
+    out = [f for f in (_confusion_figure(m) for m in models) if f is not None]
+    for build in (_curve_figure, _threshold_figure):
+        for kind in ("roc", "pr"):
+            fig = build(models, kind)
+            if fig is not None:
+                out.append(fig)
+    for fig in out:
+        fig["config"] = {**_PLOT_CONFIG, "toImageButtonOptions": {"filename": fig["id"], "scale": 2}}
+    return out
+
+
+# -- HTML ----------------------------------------------------------------------------------------------
+
+
+def _title(models: list[_Model], title: str | None) -> str:
+    if title is not None:
+        return str(title)
+    named = [m.name for m in models if m.data.get("name") not in (None, "")]
+    return "Classifier evaluation" + (f": {', '.join(named)}" if named else "")
+
+
+def _pos_text(d: dict[str, Any]) -> str:
+    pos = d.get("pos_label")
+    if pos is None:
+        return _DASH
+    labels, names = list(d.get("labels") or []), [str(n) for n in d.get("names") or []]
+    if pos in labels and len(names) == len(labels):
+        name = names[labels.index(pos)]
+        return name if name == str(pos) else f"{name} (label {pos})"
+    return str(pos)
+
+
+def _threshold_text(d: dict[str, Any]) -> str:
+    t = _num(d.get("threshold"))
+    if t is not None:
+        what = "label" if d.get("task") == "multilabel" else "positive class"
+        return f"{t:g} ({what} predicted where score \u2265 {t:g})"
+    if d.get("score_kind") and d.get("task") == "multiclass":
+        return "none: the highest-scoring class is predicted"
+    return "none: predictions given"
+
+
+def _classes_text(d: dict[str, Any], limit: int = 30) -> str:
+    names = [str(n) for n in d.get("names") or []]
+    shown = ", ".join(names[:limit]) + (f", \u2026 and {len(names) - limit} more" if len(names) > limit else "")
+    return f"{shown} ({len(names)})"
+
+
+def _samples_text(d: dict[str, Any]) -> str:
+    n, w = d.get("n_samples"), _num(d.get("total_weight"))
+    text = _fmt_count(n)
+    if w is not None and _num(n) is not None and w != _num(n):
+        text += f" (total weight {_fmt_count(w)})"
+    return text
+
+
+def _meta(models: list[_Model]) -> list[tuple[str, str]]:
+    """(field, value) pairs for the header; a value that differs between models is given per model."""
+    fields: list[tuple[str, Any]] = [
+        ("task", lambda d: str(d.get("task"))),
+        ("samples", _samples_text),
+        ("labels" if all(m.task == "multilabel" for m in models) else "classes", _classes_text),
+        ("positive class", _pos_text),
+        ("threshold", _threshold_text),
+        ("score kind", lambda d: str(d.get("score_kind") or "none (no scores given)")),
+    ]
+    rows = [("models" if len(models) > 1 else "model", ", ".join(m.name for m in models))]
+    for label, get in fields:
+        values = [get(m.data) for m in models]
+        if label == "positive class" and all(v == _DASH for v in values):
+            continue
+        if len(set(values)) == 1:
+            rows.append((label, values[0]))
+        else:
+            rows.append((label, "; ".join(f"{m.name}: {v}" for m, v in zip(models, values))))
+    versions = sorted({str(m.data.get("clfeval_version") or "") for m in models} - {""})
+    rows.append(("clfeval version", ", ".join(versions) or _version()))
+    return rows
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def _data_warnings(models: list[_Model]) -> list[str]:
+    if len(models) < 2:
+        return []
+    out = []
+    for what, key in (("tasks", "task"), ("sample counts", "n_samples"), ("classes", "names")):
+        values = {json.dumps(m.data.get(key), default=str) for m in models}
+        if len(values) > 1:
+            out.append(what)
+    if not out:
+        return []
+    return [f"These models were not evaluated on the same data: their {', '.join(out)} differ, "
+            "so their numbers and curves are not directly comparable."]
+
+
+def _value_cell(col: str, value: Any, *, count: bool = False, best: bool = False) -> str:
+    x = _num(value)
+    attrs = f' data-col="{_esc(col)}"'
+    if x is None or math.isnan(x):
+        why = "not applicable" if value is None else "undefined (0/0): see the notes below"
+        return f'<td{attrs} data-value="{"nan" if value is not None else ""}" class="undefined" title="{why}">{_DASH}</td>'
+    text = _fmt_count(x) if count else _fmt(x)
+    cls = ' class="best"' if best else ""
+    return f"<td{attrs} data-value=\"{x!r}\"{cls}>{text}</td>"
+
+
+def _report_table(m: _Model) -> str:
+    from .table import title as column_title
+
+    rep = m.report
+    columns = list(rep.get("columns") or [])
+    head = "".join(f'<th scope="col" data-col="{_esc(c)}">{_esc(column_title(c))}</th>' for c in columns)
+    first = "label" if m.task == "multilabel" else "class"
+
+    def row(r: dict[str, Any], summary: bool) -> str:
+        cells = "".join(_value_cell(c, r.get(c), count=c == "support") for c in columns)
+        kind = "summary" if summary else "class"
+        return (f'<tr data-row="{_esc(r.get("label"))}" data-kind="{kind}">'
+                f'<th scope="row">{_esc(r.get("label"))}</th>{cells}</tr>')
+
+    body = "".join(row(r, False) for r in rep.get("rows") or [])
+    summary = "".join(row(r, True) for r in (rep.get("averages") or {}).values())
+    return (
+        f'<div class="table-wrap"><table class="numbers report" data-model="{m.index}">'
+        f"<caption>One row per {first}, then the averages; {_DASH} marks a value that is undefined "
+        "or does not apply.</caption>"
+        f'<thead><tr><th scope="col">{first}</th>{head}</tr></thead>'
+        f'<tbody class="classes">{body}</tbody><tbody class="summary">{summary}</tbody></table></div>'
+    )
+
+
+def _confusion_table(m: _Model) -> str:
+    conf = m.data.get("confusion") or {}
+    names = m.names
+    if conf.get("counts") is not None:
+        head = "".join(f'<th scope="col">{_esc(n)}</th>' for n in names)
+        body = "".join(
+            f'<tr><th scope="row">{_esc(n)}</th>'
+            + "".join(_value_cell(f"pred:{p}", v, count=True) for p, v in zip(names, row))
+            + "</tr>"
+            for n, row in zip(names, conf["counts"])
+        )
+        corner = "true \\ predicted"
+    else:
+        pc = conf.get("per_class") or {}
+        cols = [c for c in ("tp", "fn", "fp", "tn") if c in pc]
+        head = "".join(f'<th scope="col">{c.upper()}</th>' for c in cols)
+        body = "".join(
+            f'<tr><th scope="row">{_esc(n)}</th>'
+            + "".join(_value_cell(c, pc[c][i], count=True) for c in cols) + "</tr>"
+            for i, n in enumerate(names)
+        )
+        corner = "label"
+    return (
+        '<details><summary>The confusion matrix as a table</summary><div class="table-wrap">'
+        f'<table class="numbers confusion-table" data-model="{m.index}">'
+        f'<thead><tr><th scope="col">{corner}</th>{head}</tr></thead><tbody>{body}</tbody></table>'
+        "</div></details>"
+    )
+
+
+def _cards(m: _Model) -> str:
+    overall = m.report.get("overall") or {}
+    items = []
+    for key, label, _ in HEADLINE:
+        if key in overall:
+            v = overall[key]
+            items.append(
+                f'<li class="card" data-metric="{key}" data-value="{_esc(repr(_num(v)))}">'
+                f'<span class="label">{_esc(label)}</span><span class="value">{_fmt(v)}</span></li>'
+            )
+    return f'<ul class="cards" data-model="{m.index}">{"".join(items)}</ul>'
+
+
+def _comparison_table(models: list[_Model]) -> str:
+    metrics = [(k, t, hi) for k, t, hi in HEADLINE if any(k in (m.report.get("overall") or {}) for m in models)]
+    extra = [("macro_f1", "macro F1", True)]
+
+    def value(m: _Model, key: str) -> Any:
+        if key == "macro_f1":
+            return ((m.report.get("averages") or {}).get("macro") or {}).get("f1")
+        return (m.report.get("overall") or {}).get(key)
+
+    cols = metrics + extra
+    best: dict[str, set[int]] = {}
+    for key, _, higher in cols:
+        vals = [(_finite(value(m, key)), m.index) for m in models]
+        finite = [(v, i) for v, i in vals if v is not None]
+        if len(finite) >= 2:
+            target = max(v for v, _ in finite) if higher else min(v for v, _ in finite)
+            best[key] = {i for v, i in finite if v == target}
+    head = "".join(f'<th scope="col" data-col="{k}">{_esc(t)}</th>' for k, t, _ in cols)
+    rows = "".join(
+        f'<tr data-row="{_esc(m.name)}"><th scope="row"><a href="#model-{m.index + 1}">{_esc(m.name)}</a></th>'
+        f'<td data-col="n_samples" data-value="{_esc(m.data.get("n_samples"))}">{_fmt_count(m.data.get("n_samples"))}</td>'
+        + "".join(_value_cell(k, value(m, k), best=m.index in best.get(k, set())) for k, _, _ in cols)
+        + "</tr>"
+        for m in models
+    )
+    return (
+        '<div class="table-wrap"><table class="numbers comparison">'
+        "<caption>One row per model; the best value of each column is highlighted.</caption>"
+        f'<thead><tr><th scope="col">model</th><th scope="col" data-col="n_samples">samples</th>{head}</tr></thead>'
+        f"<tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _chart_div(fig: dict[str, Any], extra_class: str = "", max_width: int | None = None) -> str:
+    """The framed <div> a figure is drawn into (sized in advance so the page does not jump)."""
+    height = int(fig["layout"].get("height", 480))
+    frame = f"chart-frame {extra_class}".strip()
+    style = f' style="max-width:{max_width}px"' if max_width else ""
+    return (f'<div class="{frame}"{style}><div class="chart" id="{_esc(fig["id"])}" data-chart="{fig["kind"]}" '
+            f'style="height:{height}px" role="img" aria-label="{_esc(fig["id"])} chart"></div></div>')
+
+
+def _model_section(m: _Model, fig: dict[str, Any] | None, multi: bool) -> str:
+    parts = [f'<section class="model" id="model-{m.index + 1}" data-model="{m.index}">']
+    parts.append(f"<h2>Model: {_esc(m.name)}</h2>" if multi else "<h2>Results</h2>")
+    parts.append(_cards(m))
+    parts.append("<h3>Classification report</h3>")
+    parts.append(_report_table(m))
+    notes = m.report.get("notes") or []
+    if notes:
+        parts.append('<ul class="notes">' + "".join(f"<li>{_esc(n)}</li>" for n in notes) + "</ul>")
+    parts.append("<h3>Confusion matrix</h3>")
+    if fig is not None:
+        if m.data.get("confusion", {}).get("counts") is not None:
+            hint = ("Rows are the true classes, columns the predicted ones. The buttons switch between "
+                    "counts and shares of each true class (recall on the diagonal), of each predicted "
+                    "class (precision on the diagonal) or of all samples.")
+        else:
+            hint = ("One row per label: its true positives, false negatives, false positives and true "
+                    "negatives, as counts or as shares of the label's samples.")
+        parts.append(f'<p class="hint">{_esc(hint)}</p>')
+        parts.append(_chart_div(fig, "confusion", max_width=_confusion_width(len(m.names))))
+    parts.append(_confusion_table(m))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _chunks(models: list[_Model], title: str | None, plotly_js: str) -> Iterator[str]:
+    """The page, piece by piece (so a file can be written without joining 5 MB first)."""
+    multi = len(models) > 1
+    figs = _figures(models)
+    by_id = {f["id"]: f for f in figs}
+    page_title = _title(models, title)
+    yield (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{_esc(CSP)}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f'<meta name="generator" content="clfeval {_esc(_version())}">\n'
+        f"<title>{_esc(page_title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<main>\n"
+    )
+    has_curves = any(m.curves("roc") or m.curves("pr") for m in models)
+    has_3d = any(f["kind"] == "3d" for f in figs)
+    toc = [("summary", "Comparison")] if multi else []
+    toc += [(f"model-{m.index + 1}", m.name if multi else "Results") for m in models]
+    toc += [("curves", "ROC and PR curves")] if has_curves else []
+    toc += [("threshold-views", "Threshold views (3-D)")] if has_3d else []
+    meta = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in _meta(models))
+    links = "".join(f'<a href="#{_esc(i)}">{_esc(t)}</a>' for i, t in toc)
+    nav = f'<nav class="toc" aria-label="contents">{links}</nav>\n' if len(toc) > 1 else ""
+    warnings = "".join(f'<p class="warning">{_esc(w)}</p>' for w in _data_warnings(models))
+    yield (
+        f'<header class="page">\n<h1>{_esc(page_title)}</h1>\n<dl class="meta">{meta}</dl>\n'
+        f"{nav}{warnings}</header>\n"
+        "<noscript><p>The charts need JavaScript; the tables below do not.</p></noscript>\n"
+    )
+    if multi:
+        yield f'<section id="summary"><h2>Comparison</h2>{_comparison_table(models)}</section>\n'
+    for m in models:
+        yield _model_section(m, by_id.get(f"confusion-{m.index + 1}"), multi) + "\n"
+
+    if has_curves:
+        yield '<section id="curves"><h2>ROC and precision-recall curves</h2>'
+        hint = ("Hover a curve to see the threshold of each point. Circles mark the operating point "
+                "(the predictions the tables describe), the diamond the break-even point where "
+                "precision equals recall. Click a legend entry to hide or show a curve.")
+        if multi:
+            hint += " The menu at the top right switches between comparing the models and one model's curves."
+        yield f'<p class="hint">{_esc(hint)}</p><div class="charts">'
+        for fid in ("roc-curves", "pr-curves"):
+            if fid in by_id:
+                yield _chart_div(by_id[fid])
+        yield "</div></section>\n"
+    else:
+        yield ('<p class="hint no-curves">No scores were given, so there are no curves: pass y_score to '
+               "clfeval.evaluate() to get ROC and precision-recall curves.</p>\n")
+    if has_3d:
+        hint = ("Each point of a curve lifted to the height of its threshold (the synthetic end points, "
+                "whose threshold is infinite, are left out). Drag to turn, scroll to zoom, hover for values.")
+        yield (f'<section id="threshold-views"><h2>Threshold views (3-D)</h2><p class="hint">{_esc(hint)}</p>'
+               '<div class="charts">')
+        for fid in ("roc-threshold-3d", "pr-threshold-3d"):
+            if fid in by_id:
+                yield _chart_div(by_id[fid])
+        yield "</div></section>\n"
+    yield (f'<footer>Made by clfeval {_esc(_version())}. This file is self-contained: it works offline and '
+           "loads nothing from the network.</footer>\n</main>\n")
+    yield "<script>"
+    yield plotly_js
+    yield "</script>\n"
+    yield f'<script type="application/json" id="clfeval-figures">{_figures_json(figs)}</script>\n'
+    yield f"<script>{BOOT_JS}</script>\n</body>\n</html>\n"
+
+
+def _figures_json(figs: list[dict[str, Any]]) -> str:
+    return _script_json(figs)
+
+
+# -- public API ----------------------------------------------------------------------------------------
+
+
+def render_html(evaluations: Any, title: str | None = None) -> str:
+    """The report page as a string (see :func:`write_html`).
+
+    >>> import clfeval
+    >>> page = render_html(clfeval.evaluate(["a", "b", "b"], ["a", "b", "a"], name="<m>"))
+    >>> "&lt;m&gt;" in page and "<m>" not in page
+    True
+    """
+    models = _models(evaluations)
+    return "".join(_chunks(models, title, _plotly_js()))
+
+
+def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None = None) -> Path:
+    """Write one self-contained HTML report (atomically) and return its path.
+
+    ``evaluations``: one :class:`~clfeval.Evaluation` or a list of them (several models on the
+    same data: their curves are overlaid, each gets its own report table, and a comparison
+    table leads the page). A dict from ``Evaluation.to_dict()`` works in place of an Evaluation.
+    ``title`` defaults to one naming the models.
+
+    The page is written to a temporary file beside ``path`` and renamed into place, so ``path``
+    is either the whole new page or untouched. A missing folder is a ``FileNotFoundError``, a
+    folder given as ``path`` an ``IsADirectoryError``; both name the path.
+
+    >>> import clfeval, tempfile, pathlib
+    >>> a = clfeval.evaluate([0, 1, 1, 0], y_score=[0.2, 0.9, 0.6, 0.4], name="A")
+    >>> b = clfeval.evaluate([0, 1, 1, 0], y_score=[0.3, 0.7, 0.2, 0.1], name="B")
+    >>> out = write_html(pathlib.Path(tempfile.mkdtemp()) / "report.html", [a, b])
+    >>> out.name, out.stat().st_size > 1_000_000
+    ('report.html', True)
+    """
+    from ..atomic import atomic_write
+
+    models = _models(evaluations)
+    plotly_js = _plotly_js()  # fail before touching the file system when plotly is missing
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"cannot write the HTML report to {target}: it is a folder; give a file name.")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(
+            f"cannot write the HTML report to {target}: the folder {target.parent} does not exist."
+        )
+    with atomic_write(target, "w", encoding="utf-8") as f:
+        for piece in _chunks(models, title, plotly_js):
+            f.write(piece)
+    return target

@@ -1,0 +1,220 @@
+"""The HTML report in a real browser: headless Chromium (Debian's) driven by Playwright.
+
+Each page is opened from a file:// URL and must draw every chart (plotly's SVG for the 2-D
+charts, a WebGL scene for the 3-D views) with no console error, no page error and no request
+other than file:, data: or blob:. Full-page screenshots go to ``artifacts/`` (or to the folder in
+``CLFEVAL_ARTIFACTS``).
+
+Skipped when Playwright or Chromium is missing, unless ``CLFEVAL_REQUIRE_BROWSER=1``, in which
+case that is a failure. Never runs ``playwright install``: it uses the system's Chromium.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import clfeval
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.report.html import write_html
+
+CHROMIUM = os.environ.get("CLFEVAL_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("CLFEVAL_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))
+REQUIRE = os.environ.get("CLFEVAL_REQUIRE_BROWSER") == "1"
+ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    # WebGL for the 3-D views, in software
+    "--use-gl=angle",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+]
+ALLOWED_SCHEMES = ("file:", "data:", "blob:")
+
+
+def _unavailable(reason: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"CLFEVAL_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole module."""
+    try:
+        from playwright.sync_api import Error, sync_playwright
+    except ImportError:
+        _unavailable("playwright is not installed (pip install playwright; no browser download needed)")
+    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)) and not shutil.which(CHROMIUM):
+        _unavailable(f"no Chromium at {CHROMIUM} (set CLFEVAL_CHROMIUM to its path)")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        except Error as exc:
+            _unavailable(f"Chromium at {CHROMIUM} did not start: {exc}")
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def quiet_eval(*args: Any, **kwargs: Any) -> clfeval.Evaluation:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        ev = clfeval.evaluate(*args, **kwargs)
+        ev.report  # noqa: B018
+    return ev
+
+
+@functools.cache
+def _breast_cancer() -> list[clfeval.Evaluation]:
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_breast_cancer(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.5, random_state=0, stratify=y)
+    out = []
+    for name, model in (("logistic regression", make_pipeline(StandardScaler(), LogisticRegression())),
+                        ("naive Bayes", GaussianNB())):
+        scores = model.fit(Xtr, ytr).predict_proba(Xte)[:, 1]
+        out.append(quiet_eval(yte, y_score=scores, target_names=["malignant", "benign"], name=name))
+    return out
+
+
+def _digits() -> clfeval.Evaluation:
+    from sklearn.datasets import load_digits
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import train_test_split
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_digits(return_X_y=True)
+    Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.4, random_state=0, stratify=y)
+    model = make_pipeline(StandardScaler(), LogisticRegression(C=0.05, max_iter=500)).fit(Xtr, ytr)
+    return quiet_eval(yte, y_score=model.predict_proba(Xte), name="digits: logistic regression")
+
+
+def _multilabel() -> clfeval.Evaluation:
+    rng = np.random.default_rng(1)
+    Y = rng.integers(0, 2, (300, 4))
+    S = np.clip(Y * 0.35 + rng.random((300, 4)) * 0.65, 0, 1)
+    return quiet_eval(Y, y_score=S, target_names=["sports", "politics", "tech", "art"], name="tagger")
+
+
+NASTY = ["</script><script>alert(1)</script>", "a & b \"q\" 'x'", "<b>bold</b>", "%{x} $x$"]
+
+
+def _nasty() -> clfeval.Evaluation:
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 4, 200)
+    s = rng.dirichlet(np.ones(4), 200)
+    s[np.arange(200), y] += 0.5
+    return quiet_eval(np.array(NASTY, dtype=object)[y], y_score=s / s.sum(1, keepdims=True), labels=NASTY,
+                      name="<img src=x onerror=alert(2)>")
+
+
+PAGES = {
+    "binary": lambda: _breast_cancer()[:1],
+    "multiclass_digits": lambda: [_digits()],
+    "multilabel": lambda: [_multilabel()],
+    "comparison": _breast_cancer,
+    "nasty_names": lambda: [_nasty()],
+    "no_scores": lambda: [quiet_eval(["a", "b", "c", "a", "b"], ["a", "b", "b", "a", "c"], name="plain")],
+}
+
+
+def _open(browser: Any, path: Path) -> tuple[Any, dict[str, list[Any]]]:
+    """Open a written page; return it with what it logged and requested."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    seen: dict[str, list[Any]] = {"console": [], "pageerror": [], "request": [], "dialog": []}
+    page.on("console", lambda m: seen["console"].append((m.type, m.text)))
+    page.on("pageerror", lambda e: seen["pageerror"].append(str(e)))
+    page.on("request", lambda r: seen["request"].append(r.url))
+    page.on("dialog", lambda d: (seen["dialog"].append(d.message), d.dismiss()))
+    page.goto(path.as_uri(), wait_until="load")
+    page.wait_for_function("document.body.hasAttribute('data-charts-rendered')", timeout=60_000)
+    return page, seen
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_page_renders_offline(name: str, browser: Any, tmp_path: Path) -> None:
+    evaluations = PAGES[name]()
+    path = write_html(tmp_path / f"{name}.html", evaluations)
+    page, seen = _open(browser, path)
+    try:
+        body = page.evaluate("[document.body.dataset.chartsRendered, document.body.dataset.chartsFailed]")
+        charts = page.evaluate(
+            """() => Array.from(document.querySelectorAll('[data-chart]')).map(el => ({
+                 id: el.id, kind: el.dataset.chart,
+                 plotly: el.classList.contains('js-plotly-plot'),
+                 svg: el.querySelectorAll('svg.main-svg').length,
+                 traces: (el.data || []).length,
+                 buttons: Array.from(el.querySelectorAll('.modebar-btn')).map(b => b.dataset.title),
+                 gl: el.querySelectorAll('.gl-container canvas').length,
+                 // a 3-D scene with a live WebGL context (without one plotly still makes the
+                 // canvases but has no glplot and says "WebGL is not supported")
+                 scene: !!(el._fullLayout && el._fullLayout.scene && el._fullLayout.scene._scene
+                           && el._fullLayout.scene._scene.glplot),
+                 nowebgl: el.innerText.includes('WebGL is not supported'),
+                 width: el.getBoundingClientRect().width,
+                 height: el.getBoundingClientRect().height}))"""
+        )
+        has_scores = any(ev.has_scores for ev in evaluations)
+        kinds = sorted(c["kind"] for c in charts)
+        expected = ["heatmap"] * len(evaluations) + (["2d", "2d", "3d", "3d"] if has_scores else [])
+        assert kinds == sorted(expected)
+        assert body == [str(len(charts)), "0"]
+        for c in charts:
+            assert c["plotly"] and c["svg"] >= 1 and c["traces"] >= 1, c
+            assert c["width"] > 300 and c["height"] > 300, c
+            assert "Download plot as a PNG" in c["buttons"], c
+            assert not [b for b in c["buttons"] if "share" in b.lower() or "studio" in b.lower()], c
+            if c["kind"] == "3d":
+                assert c["scene"] and c["gl"] >= 1 and not c["nowebgl"], c  # a WebGL scene was drawn
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"report_{name}.png"), full_page=True)
+        # the heat map's buttons switch the view: "by true" shows shares of each true class
+        page.locator("#confusion-1 .updatemenu-button").nth(1).click()
+        z = page.evaluate("document.getElementById('confusion-1').data[0].z")
+        assert max(v for row in z for v in row if v is not None) <= 1.0 + 1e-12
+        if name == "nasty_names":
+            assert page.title() == "Classifier evaluation: <img src=x onerror=alert(2)>"
+            headers = page.locator("table.report tbody.classes th").all_inner_texts()
+            assert headers == NASTY
+            assert page.locator("img").count() == 0
+    finally:
+        page.close()
+    errors = [text for kind, text in seen["console"] if kind == "error"]
+    assert errors == [] and seen["pageerror"] == [] and seen["dialog"] == []
+    assert seen["request"] and all(url.startswith(ALLOWED_SCHEMES) for url in seen["request"]), seen["request"]
+
+
+def test_network_is_refused(browser: Any, tmp_path: Path) -> None:
+    """The page's Content-Security-Policy stops a script on it from reaching the network."""
+    path = write_html(tmp_path / "csp.html", PAGES["no_scores"]())
+    page, seen = _open(browser, path)
+    try:
+        blocked = page.evaluate(
+            """() => fetch('http://127.0.0.1:9/x').then(() => 'fetched', e => 'refused: ' + e.name)"""
+        )
+    finally:
+        page.close()
+    assert blocked.startswith("refused")
+    assert not [u for u in seen["request"] if u.startswith("http")]
