@@ -18,6 +18,8 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+
+os.environ.setdefault("MPLBACKEND", "Agg")  # plots draw off-screen, before any pyplot import
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -302,3 +304,45 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared data folder not found at {SHARED_DATA.resolve()} (clone shared/ beside the repo)")
     return SHARED_DATA
+
+
+# -- plots (tests/plot): matplotlib's Agg canvas, every pyplot figure closed after each test ----
+
+
+@pytest.fixture(autouse=True)
+def _close_pyplot_figures():
+    yield
+    import sys
+
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")
+
+
+def _agg_figure(**kwargs: Any) -> Any:
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(6, 5), **kwargs)
+
+
+@pytest.fixture
+def ax():
+    """Axes on a pyplot-free figure (fast; nothing to close)."""
+    return _agg_figure(layout="constrained").add_subplot()
+
+
+@pytest.fixture
+def ax3d():
+    return _agg_figure().add_subplot(projection="3d")
+
+
+@pytest.fixture
+def legend_texts():
+    """legend_texts(ax) -> the texts of the axes' legend."""
+
+    def texts(ax: Any) -> list[str]:
+        leg = ax.get_legend()
+        return [] if leg is None else [t.get_text() for t in leg.get_texts()]
+
+    return texts

@@ -440,3 +440,17 @@ def test_compact_curves_keep_areas_and_operating_points_and_check_arguments():
         ev.compact_curves("det")
     with pytest.raises(ValueError, match="max_points must be at least 8"):
         ev.compact_curves("roc", 2)
+
+
+def test_ranking_names_the_statistics_behind_each_curve():
+    y = np.array([0, 1, 2, 1, 0, 2])
+    s = np.eye(3)[[0, 1, 1, 1, 2, 2]] * 0.5 + 0.1
+    ev = quiet_eval(y, y_score=s)
+    for name in ev.names:
+        r = ev.ranking(name)
+        assert r.roc_auc == ev.roc[name].area and r.average_precision == ev.pr[name].area
+    assert ev.ranking("micro").roc_auc == ev.roc["micro"].area
+    assert ev.ranking("macro") is None
+    with pytest.raises(KeyError, match="no curve named 'x'"):
+        ev.ranking("x")
+    assert quiet_eval([0, 1], [0, 1]).ranking("1") is None

@@ -278,6 +278,22 @@ class Evaluation:
         """Break-even point (precision = recall) of the main PR curve."""
         return None if self.rankings is None else self._main_ranking().break_even()
 
+    def ranking(self, curve: str) -> BinaryRanking | None:
+        """The score statistics behind the curve named ``curve`` (a class name or "micro");
+        None for "macro" (an average of curves) or without scores.
+
+        >>> ev = evaluate([0, 1, 1], y_score=[0.2, 0.9, 0.6])
+        >>> ev.ranking("1").scores.tolist(), ev.ranking("1").tps.tolist()
+        ([0.9, 0.6, 0.2], [1, 2, 2])
+        """
+        if self.rankings is None or curve == "macro":
+            return None
+        if curve == "micro" and self.task != "binary":
+            return self._micro
+        if curve not in self.rankings:
+            raise KeyError(f"no curve named {curve!r}; the curves are {[*self.rankings, 'micro', 'macro']}.")
+        return self.rankings[curve]
+
     def _main_ranking(self) -> BinaryRanking:
         assert self.rankings is not None
         if self.task == "binary":

@@ -1,0 +1,32 @@
+"""Matplotlib plots of evaluations, in the manner of scikit-learn's Display objects.
+
+Each display computes once (``from_evaluation``, ``from_predictions``) and draws with
+``plot(ax=None, ...) -> self``, keeping ``figure_``, ``ax_`` and its artists (``line_``,
+``im_``, ``text_``, ...). matplotlib is imported only when something is drawn
+(``pip install 'clfeval[plot]'``).
+
+>>> import clfeval
+>>> from clfeval.plot import RocCurveDisplay
+>>> from matplotlib.figure import Figure
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
+>>> RocCurveDisplay.from_evaluation(ev, ax=Figure().add_subplot()).roc_auc
+0.75
+"""
+
+from __future__ import annotations
+
+from .confusion import ConfusionMatrixDisplay
+from .ovr import OneVsRestDisplay
+from .pr import PrecisionRecallDisplay
+from .roc import RocCurveDisplay
+from .save import save_pngs
+from .threshold3d import ThresholdCurve3DDisplay
+
+__all__ = [
+    "ConfusionMatrixDisplay",
+    "RocCurveDisplay",
+    "PrecisionRecallDisplay",
+    "OneVsRestDisplay",
+    "ThresholdCurve3DDisplay",
+    "save_pngs",
+]

@@ -1,0 +1,142 @@
+"""``save_pngs``: every standard plot of one or several evaluations, as PNG files.
+
+Figures are made with matplotlib's object API on the Agg canvas (pyplot and the user's backend
+are left alone) and each file is written atomically: a temporary file in the same folder,
+renamed into place once complete.
+
+>>> import clfeval, tempfile
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+>>> [p.name for p in save_pngs(ev, tempfile.mkdtemp())]  # doctest: +NORMALIZE_WHITESPACE
+['confusion_matrix.png', 'confusion_matrix_normalized.png', 'roc.png', 'pr.png',
+ 'roc_3d.png', 'pr_3d.png']
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ._curve import model_name
+from ._style import require_matplotlib
+from .confusion import ConfusionMatrixDisplay, figure_size
+from .ovr import OneVsRestDisplay
+from .pr import PrecisionRecallDisplay
+from .roc import RocCurveDisplay
+from .threshold3d import ThresholdCurve3DDisplay
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.figure import Figure
+
+    from ..evaluation import Evaluation
+
+__all__ = ["save_pngs", "slug"]
+
+
+def slug(text: str) -> str:
+    """A file-name-safe form of a model name.
+
+    >>> slug("Logistic Regression (C=1)"), slug("???")
+    ('logistic-regression-c-1', 'model')
+    """
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s[:60].strip("-") or "model"
+
+
+def _slugs(evaluations: Sequence[Evaluation]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, ev in enumerate(evaluations):
+        s = slug(model_name(ev, i))
+        seen[s] = seen.get(s, 0) + 1
+        out.append(s if seen[s] == 1 else f"{s}-{seen[s]}")
+    return out
+
+
+def _figure(figsize: tuple[float, float], dpi: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=figsize, dpi=dpi, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def _write(fig: Figure, path: Path) -> Path:
+    from ..atomic import atomic_write
+
+    try:
+        with atomic_write(path, mode="wb") as f:
+            fig.savefig(f, format="png")
+    finally:
+        fig.clear()
+    return path
+
+
+def save_pngs(
+    evaluations: Evaluation | Sequence[Evaluation], directory: str | os.PathLike, *, dpi: float = 120
+) -> list[Path]:
+    """Write the standard plots of one evaluation or several models into ``directory``.
+
+    Files: ``confusion_matrix.png`` and ``confusion_matrix_normalized.png`` (suffixed
+    ``_<model>`` when there are several models; none for multilabel); with scores also
+    ``roc.png``, ``pr.png`` (all models overlaid; a single multi-class model gets its
+    one-vs-rest curves there, several get ``roc_ovr_<model>.png`` / ``pr_ovr_<model>.png``
+    besides), ``roc_3d.png`` and ``pr_3d.png``. Returns the paths written, in that order.
+    """
+    require_matplotlib()
+    evs = [evaluations] if not isinstance(evaluations, Sequence) else list(evaluations)
+    if not evs:
+        raise ValueError("save_pngs needs at least one Evaluation.")
+    out_dir = Path(directory)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    several = len(evs) > 1
+    slugs = _slugs(evs)
+    written: list[Path] = []
+
+    def save(filename: str, figsize: tuple[float, float], draw: Callable[[Any], Any], projection: str | None = None) -> None:
+        fig = _figure(figsize, dpi)
+        draw(fig.add_subplot(projection=projection))
+        written.append(_write(fig, out_dir / filename))
+
+    for ev, s in zip(evs, slugs):
+        if ev.confusion.counts is None:
+            continue
+        suffix = f"_{s}" if several else ""
+        size = figure_size(len(ev.names))
+        save(f"confusion_matrix{suffix}.png", size,
+             lambda ax, ev=ev: ConfusionMatrixDisplay.from_evaluation(ev, ax=ax))
+        save(f"confusion_matrix_normalized{suffix}.png", size,
+             lambda ax, ev=ev: ConfusionMatrixDisplay.from_evaluation(ev, "true", ax=ax))
+
+    scored = [(i, ev, s) for i, (ev, s) in enumerate(zip(evs, slugs)) if ev.has_scores]
+    if not scored:
+        return written
+    named = [(ev, model_name(ev, i)) for i, ev, _ in scored]
+    for kind, display in (("roc", RocCurveDisplay), ("pr", PrecisionRecallDisplay)):
+        if not several and scored[0][1].task != "binary":
+            ev = scored[0][1]
+            save(f"{kind}.png", (8.6, 5.8), lambda ax, ev=ev, kind=kind: OneVsRestDisplay.from_evaluation(ev, kind, ax=ax))
+            continue
+
+        def overlay(ax: Any, display: Any = display) -> None:
+            for ev, name in named:
+                display.from_evaluation(ev, name=name, ax=ax)
+            title = "ROC curve" if display is RocCurveDisplay else "Precision-recall curve"
+            ax.set_title(title + ("s" if len(named) > 1 else ""))
+
+        save(f"{kind}.png", (7.0, 6.0), overlay)
+        for _, ev, s in scored:
+            if ev.task != "binary":
+                save(f"{kind}_ovr_{s}.png", (8.6, 5.8),
+                     lambda ax, ev=ev, kind=kind: OneVsRestDisplay.from_evaluation(ev, kind, ax=ax))
+    for kind in ("roc", "pr"):
+
+        def three_d(ax: Any, kind: str = kind) -> None:
+            for ev, name in named:
+                ThresholdCurve3DDisplay.from_evaluation(ev, kind, name=name, ax=ax)
+
+        save(f"{kind}_3d.png", (7.4, 6.4), three_d, projection="3d")
+    return written

@@ -1,0 +1,189 @@
+"""3-D views of ROC and PR curves with the decision threshold as the depth axis:
+(FPR, threshold, TPR) and (recall, threshold, precision).
+
+Every distinct score is a point (ROC points are not thinned as in the 2-D curve), and the line
+is a staircase along the threshold: rates stay those of a score down to the next lower score.
+Points without a finite threshold (the synthetic end point at +inf, an averaged macro curve)
+are dropped; decision scores give an unbounded threshold axis, which simply spans their range.
+
+>>> import clfeval
+>>> from matplotlib.figure import Figure
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
+>>> ax = Figure().add_subplot(projection="3d")
+>>> disp = ThresholdCurve3DDisplay.from_evaluation(ev, kind="roc", ax=ax)
+>>> disp.thresholds.tolist()  # the synthetic +inf point is gone
+[0.8, 0.4, 0.35, 0.1]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+
+from ._curve import (
+    PLOT_MAX_POINTS,
+    ManyModels,
+    curve_title_name,
+    finite,
+    mark_point,
+    model_name,
+    pick_curve,
+)
+from ._style import area_label, new_axes, refresh_legend, threshold_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from matplotlib.axes import Axes
+
+    from ..evaluation import Evaluation
+    from ..roc_pr import Curve, OperatingPoint
+
+__all__ = ["ThresholdCurve3DDisplay"]
+
+_AXES = {
+    "roc": ("False positive rate", "True positive rate", "AUC"),
+    "pr": ("Recall", "Precision", "AP"),
+}
+
+
+def roc_points(ev: Evaluation, curve: Curve) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(FPR, TPR, thresholds) at every distinct score of ``curve``'s ranking, by decreasing
+    threshold; the curve's own points for an averaged (macro) curve, which has no ranking.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 0, 1, 1, 0], y_score=[0.1, 0.2, 0.35, 0.8, 0.9])
+    >>> [a.tolist() for a in roc_points(ev, ev.roc.main)]
+    [[0.3333333333333333, 0.3333333333333333, 0.3333333333333333, 0.6666666666666666, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0], [0.9, 0.8, 0.35, 0.2, 0.1]]
+    """
+    ranking = ev.ranking(curve.name)
+    if ranking is None:
+        return curve.x, curve.y, curve.thresholds
+    if ranking.scores.size > PLOT_MAX_POINTS:  # exact points at evenly spread cuts
+        ranking = ranking.coarsened(ranking.cut_points(PLOT_MAX_POINTS))
+    n_total, p_total = (float(v) for v in ranking.totals)
+    fps = np.asarray(ranking.fps, dtype=np.float64)
+    tps = np.asarray(ranking.tps, dtype=np.float64)
+    fpr = fps / n_total if n_total > 0 else np.full(fps.shape, np.nan)
+    tpr = tps / p_total if p_total > 0 else np.full(tps.shape, np.nan)
+    return fpr, tpr, np.asarray(ranking.scores, dtype=np.float64)
+
+
+def staircase(x: np.ndarray, t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The exact path of rates against threshold: each point's rates held from its threshold
+    down to the next one, then a jump.
+
+    >>> [a.tolist() for a in staircase(np.array([0., 1.]), np.array([.9, .2]), np.array([.5, 1.]))]
+    [[0.0, 0.0, 1.0], [0.9, 0.2, 0.2], [0.5, 0.5, 1.0]]
+    """
+    return np.repeat(x, 2)[:-1], np.repeat(t, 2)[1:], np.repeat(y, 2)[:-1]
+
+
+class ThresholdCurve3DDisplay(ManyModels):
+    """A curve in 3-D: x = FPR (recall), y = threshold, z = TPR (precision).
+
+    ``x``, ``y``, ``thresholds``: the points drawn (finite thresholds only, decreasing).
+    After ``plot``: ``line_`` (the staircase through them), ``projection_`` (the plain 2-D curve on the back wall, or None),
+    ``operating_point_``, ``ax_`` (3-D axes), ``figure_``.
+
+    >>> from matplotlib.figure import Figure
+    >>> d = ThresholdCurve3DDisplay(kind="pr", x=[0, 0.5, 1], y=[1, 1, 0.5], thresholds=[np.inf, 0.8, 0.2])
+    >>> d.x.tolist(), d.thresholds.tolist()
+    ([0.5, 1.0], [0.8, 0.2])
+    """
+
+    def __init__(
+        self,
+        *,
+        kind: Literal["roc", "pr"],
+        x: Any,
+        y: Any,
+        thresholds: Any,
+        area: float | None = None,
+        name: str | None = None,
+        operating_point: OperatingPoint | None = None,
+    ) -> None:
+        if kind not in _AXES:
+            raise ValueError(f"kind must be 'roc' or 'pr', got {kind!r}.")
+        x, y, t = (np.asarray(a, dtype=np.float64) for a in (x, y, thresholds))
+        keep = finite(x, y, t)
+        if not keep.any():
+            raise ValueError(
+                "the curve has no point with a finite threshold (an averaged curve has none): "
+                "choose a per-class or micro curve."
+            )
+        self.kind = kind
+        self.x, self.y, self.thresholds = x[keep], y[keep], t[keep]
+        self.area = area
+        self.name = name
+        self.operating_point = operating_point
+
+    @classmethod
+    def from_evaluation(
+        cls,
+        ev: Evaluation,
+        kind: Literal["roc", "pr"] = "roc",
+        *,
+        curve: str | None = None,
+        name: str | None = None,
+        ax: Axes | None = None,
+        **plot_kwargs: Any,
+    ) -> ThresholdCurve3DDisplay:
+        """The main curve of ``ev`` (binary: positive class; else ``curve``, default "micro")."""
+        c = pick_curve(ev, kind, curve)
+        x, y, t = roc_points(ev, c) if kind == "roc" else (c.x, c.y, c.thresholds)
+        disp = cls(
+            kind=kind, x=x, y=y, thresholds=t, area=c.area,
+            name=curve_title_name(ev, c, name or model_name(ev)), operating_point=c.operating_point,
+        )
+        return disp.plot(ax=ax, **plot_kwargs)
+
+    def plot(
+        self,
+        ax: Axes | None = None,
+        *,
+        name: str | None = None,
+        show_projection: bool = True,
+        show_operating_point: bool = True,
+        elev: float = 16.0,
+        azim: float = -120.0,
+        **kwargs: Any,
+    ) -> ThresholdCurve3DDisplay:
+        """Draw on 3-D ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``.
+
+        The default view looks at the curve as a 2-D curve with the threshold running back
+        (the highest threshold at the back, where the plain curve is drawn as a shadow).
+        """
+        fig, ax = new_axes(ax, (7.0, 6.2), projection="3d")
+        xlabel, zlabel, area = _AXES[self.kind]
+        name = name or self.name or "Classifier"
+        line_kw: dict[str, Any] = {"linewidth": 2.0, "label": area_label(name, area, self.area)}
+        line_kw.update(kwargs)
+        (self.line_,) = ax.plot(*staircase(self.x, self.thresholds, self.y), **line_kw)
+        color = self.line_.get_color()
+        t_lo, t_hi = float(self.thresholds.min()), float(self.thresholds.max())
+        self.projection_ = None
+        if show_projection:
+            # the ordinary 2-D curve, as a shadow on the wall behind the highest threshold
+            (self.projection_,) = ax.plot(
+                self.x, np.full(self.x.size, t_hi), self.y, color=color, alpha=0.3,
+                linewidth=1.0, label="_nolegend_",
+            )
+        self.operating_point_ = None
+        op = self.operating_point
+        if show_operating_point and op is not None and op.threshold is not None and np.isfinite([op.x, op.y]).all():
+            self.operating_point_ = mark_point(
+                ax, op.x, op.threshold, z=op.y, color=color, label=threshold_text(op.threshold),
+                group="operating point",
+            )
+        ax.set_xlim(0, 1)
+        ax.set_zlim(0, 1)
+        if t_lo == t_hi:
+            ax.set_ylim(t_lo - 0.5, t_hi + 0.5)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("Threshold")
+        ax.set_zlabel(zlabel)
+        ax.view_init(elev=elev, azim=azim)
+        ax.set_proj_type("ortho")
+        refresh_legend(ax, loc="upper left", fontsize="small")
+        self.ax_, self.figure_ = ax, fig
+        return self
