@@ -360,3 +360,18 @@ def test_compact_negatives_read_the_same(data):
     np.testing.assert_array_equal(
         curves.partial_roc_auc(neg, pos, 0.4), curves.partial_roc_auc(*compact, 0.4)
     )
+
+
+@given(st.lists(st.floats(-1e300, 1e300, allow_nan=False), max_size=300))
+def test_parallel_sort_equals_numpy_sort(values):
+    import clfeval.scores as scores_module
+
+    a = np.array(values, dtype=np.float64)
+    expected = np.sort(a)
+    old = scores_module.PARALLEL_SORT_MIN
+    scores_module.PARALLEL_SORT_MIN = 0  # exercise the threaded path on small arrays
+    try:
+        scores_module.sort_in_place(a)
+    finally:
+        scores_module.PARALLEL_SORT_MIN = old
+    np.testing.assert_array_equal(a, expected)

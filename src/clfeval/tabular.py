@@ -332,13 +332,15 @@ def _labels(table: Any, name: str, path: Path) -> np.ndarray:
     import pyarrow as pa
 
     col = table.column(name)
-    if col.null_count or (pa.types.is_floating(col.type) and _nulls(col).size):
+    if col.null_count:
         raise InputFileError(f"{path}: column {name!r} has a missing value at {_where(_nulls(col))}")
     if pa.types.is_dictionary(col.type):
         col = col.cast(col.type.value_type)
     values = col.to_numpy()
     if values.dtype == object:
         values = values.astype(str)
+    elif values.dtype.kind == "f" and values.size and np.isnan(values.min()):  # min is NaN if any is
+        raise InputFileError(f"{path}: column {name!r} has a missing value at {_where(_nulls(col))}")
     return values
 
 
@@ -359,12 +361,12 @@ def _numbers(table: Any, name: str, path: Path, what: str) -> np.ndarray:
                     raise InputFileError(
                         f"{path}: column {name!r}, data row {i + 1}: {v!r} is not a number") from None
         col = pc.cast(col, pa.float64())
-    bad = _nulls(col)
-    if bad.size:
-        kind = "NaN or missing " + what
-        raise InputFileError(f"{path}: column {name!r} has a {kind} at {_where(bad)}")
+    if col.null_count or pa.types.is_null(col.type):
+        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {_where(_nulls(col))}")
     values = col.to_numpy().astype(np.float64, copy=False)
-    if not np.isfinite(values).all() and what == "weight":
+    if values.size and np.isnan(values.min()):  # one pass, no temporary: min is NaN if any is
+        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {_where(_nulls(col))}")
+    if what == "weight" and not np.isfinite(values).all():
         raise InputFileError(f"{path}: column {name!r} has an infinite weight at "
                              f"{_where(np.flatnonzero(~np.isfinite(values)))}")
     return values
