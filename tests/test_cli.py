@@ -303,3 +303,28 @@ def test_explicit_score_columns_and_comma_list(tmp_path: Path) -> None:
     assert p.detected == []
     with pytest.raises(InputFileError, match=r"--y-score 's3': no such column"):
         read_predictions(path, y_true="t", y_score="s3")
+
+
+@pytest.mark.parametrize("suffix", ["csv", "parquet"])
+def test_progress_bar_while_reading(tmp_path: Path, suffix: str) -> None:
+    rng = np.random.default_rng(4)
+    n = 200_000
+    df = pd.DataFrame({"y_true": rng.integers(0, 2, n), "y_score": rng.random(n)})
+    path = tmp_path / f"big.{suffix}"
+    if suffix == "csv":
+        df.to_csv(path, index=False)
+    else:
+        df.to_parquet(path, row_group_size=20_000)
+    env = {**os.environ, "FORCE_COLOR": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "100"}
+    out = tmp_path / "p.json"
+    r = subprocess.run([*COMMAND, "report", str(path), "--progress", "--json", str(out)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert f"reading big.{suffix}" in r.stderr
+    assert ("MB" in r.stderr) if suffix == "csv" else (f"{n:,}/{n:,} rows" in r.stderr)
+    data = json.loads(out.read_text())
+    assert data["n_samples"] == n
+    assert data["report"]["overall"]["roc_auc"] == pytest.approx(skm.roc_auc_score(df.y_true, df.y_score), abs=1e-12)
+    r = subprocess.run([*COMMAND, "report", str(path), "--no-progress", "--json", str(out)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "reading" not in r.stderr
