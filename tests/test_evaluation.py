@@ -454,3 +454,17 @@ def test_ranking_names_the_statistics_behind_each_curve():
     with pytest.raises(KeyError, match="no curve named 'x'"):
         ev.ranking("x")
     assert quiet_eval([0, 1], [0, 1]).ranking("1") is None
+
+
+@given(n=st.integers(20, 300), k=st.integers(3, 5), seed=st.integers(0, 2**31), n_values=st.sampled_from([4, 30, 10**6]))
+def test_macro_pr_curve_is_the_mean_of_the_ap_steps(n, k, seed, n_values):
+    rng = np.random.default_rng(seed)
+    y = np.concatenate([np.arange(k), rng.integers(0, k, n)])
+    s = rng.integers(0, n_values, (y.size, k)) / n_values
+    ev = quiet_eval(y, y_score=s)
+    macro = ev.pr["macro"]
+    assert macro.y[0] == 1.0 and macro.x[0] == 0.0
+    step_area = float(np.sum(np.diff(macro.x) * macro.y[1:]))
+    per_class = [skm.average_precision_score(y == c, s[:, c]) for c in range(k)]
+    assert step_area == pytest.approx(np.mean(per_class), abs=1e-12)
+    assert macro.area == pytest.approx(np.mean(per_class), abs=1e-12)

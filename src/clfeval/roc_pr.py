@@ -499,7 +499,9 @@ def pr_curve_of(
 def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     """Pointwise mean of several curves of one kind, on the union of their x values.
 
-    Each curve's y is linearly interpolated at every x of the union; curves with undefined
+    ROC: each curve's TPR is linearly interpolated at every FPR of the union. PR: each curve's
+    precision is read as the step function whose area is its AP (so the mean curve's step area
+    is the mean AP when every class has positives). Curves with undefined
     points (a class with no positives or no negatives) are left out. The area is the mean of
     the curves' own areas (the macro average the report shows), not the area under the mean.
     """
@@ -509,7 +511,12 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
         nan = np.array([np.nan])
         return Curve(kind, name, nan, nan, nan, [False], float("nan"))
     grid = np.unique(np.concatenate([c.x for c in usable]))
-    mean_y = np.mean([np.interp(grid, c.x, c.y) for c in usable], axis=0)
+    if kind == "pr":
+        # precision as the step function of recall that AP integrates: at recall r, the precision
+        # of the first point (by decreasing threshold) whose recall reaches r
+        mean_y = np.mean([c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)] for c in usable], axis=0)
+    else:
+        mean_y = np.mean([np.interp(grid, c.x, c.y) for c in usable], axis=0)
     x, y = grid, mean_y
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)
