@@ -496,6 +496,20 @@ def pr_curve_of(
     )
 
 
+def _union_of_sorted(arrays: list[np.ndarray]) -> np.ndarray:
+    """The distinct values of several non-decreasing arrays, in order (a merge, not a full sort).
+
+    >>> _union_of_sorted([np.array([0., .5, .5, 1.]), np.array([0., .2, 1.])]).tolist()
+    [0.0, 0.2, 0.5, 1.0]
+    """
+    merged = np.concatenate(arrays)
+    merged.sort(kind="stable")  # timsort: merges the sorted runs
+    keep = np.empty(merged.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(merged[1:], merged[:-1], out=keep[1:])
+    return merged[keep]
+
+
 def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     """Pointwise mean of several curves of one kind, on the union of their x values.
 
@@ -510,13 +524,16 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     if not usable:
         nan = np.array([np.nan])
         return Curve(kind, name, nan, nan, nan, [False], float("nan"))
-    grid = np.unique(np.concatenate([c.x for c in usable]))
-    if kind == "pr":
-        # precision as the step function of recall that AP integrates: at recall r, the precision
-        # of the first point (by decreasing threshold) whose recall reaches r
-        mean_y = np.mean([c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)] for c in usable], axis=0)
-    else:
-        mean_y = np.mean([np.interp(grid, c.x, c.y) for c in usable], axis=0)
+    grid = _union_of_sorted([c.x for c in usable])
+    mean_y = np.zeros(grid.size)
+    for c in usable:
+        if kind == "pr":
+            # precision as the step function of recall that AP integrates: at recall r, the
+            # precision of the first point (by decreasing threshold) whose recall reaches r
+            mean_y += c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)]
+        else:
+            mean_y += np.interp(grid, c.x, c.y)
+    mean_y /= len(usable)
     x, y = grid, mean_y
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)
