@@ -147,7 +147,8 @@ def cli_rows(n: int, repeats: int) -> list[dict[str, Any]]:
         def run(cmd: list[str]) -> Callable[[], Any]:
             return lambda: subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-        times = interleaved({"pyarrow": run(pyarrow_cmd), "clfeval": run(clfeval_cmd)}, repeats)
+        # fresh processes vary more (page faults, caches): best of at least 5 each
+        times = interleaved({"pyarrow": run(pyarrow_cmd), "clfeval": run(clfeval_cmd)}, max(5, repeats))
         ratio = times["clfeval"] / times["pyarrow"]
         rows.append({
             "what": "`clfeval report FILE.parquet --json OUT` vs `python -c 'pq.read_table(FILE)'` (fresh processes)",
