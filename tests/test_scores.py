@@ -375,3 +375,18 @@ def test_parallel_sort_equals_numpy_sort(values):
     finally:
         scores_module.PARALLEL_SORT_MIN = old
     np.testing.assert_array_equal(a, expected)
+
+
+@given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 7.0]), min_size=2, max_size=200), st.integers(2, 9))
+def test_parallel_sort_with_heavy_ties(values, cpus):
+    import clfeval.scores as scores_module
+
+    a = np.array(values)
+    old, old_count = scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count
+    scores_module.PARALLEL_SORT_MIN = 0
+    scores_module.os.cpu_count = lambda: cpus  # more ranges than distinct values
+    try:
+        scores_module.sort_in_place(a)
+    finally:
+        scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count = old, old_count
+    np.testing.assert_array_equal(a, np.sort(values))

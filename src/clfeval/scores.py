@@ -638,11 +638,21 @@ PARALLEL_SORT_MIN = 1 << 21
 _sort_pool: Any = None
 
 
-def sort_in_place(values: np.ndarray) -> None:
-    """Sort a 1-D array in place, large ones on several cores: each thread sorts a slice (numpy
-    releases the GIL while sorting), then one stable sort merges the sorted runs in linear time.
+def _ranges(values: np.ndarray, pivots: np.ndarray) -> Iterator[np.ndarray]:
+    """Masks of the values below the first pivot, between consecutive pivots, and above the last."""
+    below = None
+    for pivot in pivots:
+        mask = values < pivot
+        yield mask if below is None else mask & ~below
+        below = mask
+    yield ~below
 
-    The result is the same array ``values.sort()`` gives (for NaN-free input).
+
+def sort_in_place(values: np.ndarray) -> None:
+    """Sort a 1-D array in place, large ones on several cores: the values are split into
+    ranges by pivots taken from a sample (so the ranges need no merging afterwards), each range
+    is sorted by its own thread (numpy releases the GIL while sorting), and the result is
+    copied back. Same result as ``values.sort()`` for NaN-free input.
 
     >>> a = np.array([3.0, 1.0, 2.0])
     >>> sort_in_place(a); a.tolist()
@@ -650,18 +660,25 @@ def sort_in_place(values: np.ndarray) -> None:
     """
     global _sort_pool
     workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or values.size < PARALLEL_SORT_MIN:
+    if workers < 2 or values.size < max(PARALLEL_SORT_MIN, workers):
         values.sort()
         return
     if _sort_pool is None:
         from concurrent.futures import ThreadPoolExecutor
 
         _sort_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clfeval-sort")
-    bounds = np.linspace(0, values.size, workers + 1).astype(np.intp)
-    slices = [values[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
-    for _ in _sort_pool.map(np.ndarray.sort, slices):
+    sample = np.sort(values[:: max(1, values.size // (1024 * workers))])
+    pivots = np.unique(sample[(np.arange(1, workers) * sample.size) // workers])
+    out = np.empty_like(values)
+    parts, start = [], 0
+    for mask in _ranges(values, pivots):
+        stop = start + int(np.count_nonzero(mask))
+        np.compress(mask, values, out=out[start:stop])
+        parts.append(out[start:stop])
+        start = stop
+    for _ in _sort_pool.map(np.ndarray.sort, parts):
         pass
-    values.sort(kind="stable")  # timsort: finds the sorted runs and merges them
+    values[...] = out
 
 
 def _decode_sign(base: np.uint64, negative: bool, value_keys: np.ndarray) -> np.ndarray:
