@@ -199,7 +199,7 @@ def print_comparison(evaluations: Sequence[Evaluation], console: Console | None 
     console = console or Console()
     keys = list(dict.fromkeys(k for ev in evaluations for k in ev.report.overall))
     table = _table("Models compared")
-    table.add_column("model", style="bold", min_width=min(40, max(len(ev.name or "model") for ev in evaluations)))
+    table.add_column("model", style="bold", min_width=min(60, max(len(ev.name or "model") for ev in evaluations)))
     for k in keys:
         table.add_column(title(k), justify="right")
     table.add_column("break-even", justify="right")
