@@ -197,7 +197,8 @@ def print_comparison(evaluations: Sequence[Evaluation], console: Console | None 
     from rich.table import Table
 
     console = console or Console()
-    keys = list(dict.fromkeys(k for ev in evaluations for k in ev.report.overall))
+    # error rate is 1 - accuracy: left out to keep the row on one line
+    keys = [k for k in dict.fromkeys(k for ev in evaluations for k in ev.report.overall) if k != "error_rate"]
     table = _table("Models compared")
     table.add_column("model", style="bold", min_width=min(60, max(len(ev.name or "model") for ev in evaluations)))
     for k in keys:
