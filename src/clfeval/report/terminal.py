@@ -194,16 +194,15 @@ def print_evaluation(ev: Evaluation, console: Console | None = None) -> None:
 def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
     """One row per model: the overall numbers side by side."""
     from rich.console import Console
-    from rich.table import Table
 
     console = console or Console()
-    # error rate is 1 - accuracy: left out to keep the row on one line
+    # error rate is 1 - accuracy: left out to keep the row short
     keys = [k for k in dict.fromkeys(k for ev in evaluations for k in ev.report.overall) if k != "error_rate"]
     table = _table("Models compared")
-    table.add_column("model", style="bold", min_width=min(60, max(len(ev.name or "model") for ev in evaluations)))
-    for k in keys:
-        table.add_column(title(k), justify="right")
-    table.add_column("break-even", justify="right")
+    # numbers never shrink; when space runs out, long model names and titles wrap instead
+    table.add_column("model", style="bold", min_width=min(20, max(len(ev.name or "model") for ev in evaluations)))
+    for k in [*keys, "break-even"]:
+        table.add_column(title(k).replace(" ", "\n"), justify="right", min_width=6)  # two-line titles
     for ev in evaluations:
         digits = ev.report.digits
         bep = "" if ev.break_even is None else _cell(ev.break_even.value, digits)
