@@ -1,0 +1,116 @@
+"""Result objects shared by every test and interval in clfeval.stats and clfeval.uncertainty.
+
+In the manner of ``scipy.stats``: a test returns a :class:`TestResult` (``statistic``, ``pvalue``,
+``estimate``, ``confidence_interval(level)``, ``method``, ``alternative``); an interval is a
+:class:`ConfidenceInterval` (``low``, ``high``, ``level``, ``method``, ``estimate``).
+
+>>> ci = ConfidenceInterval(0.2, 0.6, 0.95, "Wilson score", estimate=0.4)
+>>> ci
+ConfidenceInterval(estimate=0.4, low=0.2, high=0.6, level=0.95, method='Wilson score')
+>>> r = TestResult(statistic=2.5, pvalue=0.0124, method="demo test", alternative="two-sided",
+...                estimate=0.1, interval=lambda level: (0.02, 0.18))
+>>> r.confidence_interval(0.9).low, r.to_dict()["pvalue"]
+(0.02, 0.0124)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["ConfidenceInterval", "TestResult", "ALTERNATIVES", "check_alternative", "check_level"]
+
+ALTERNATIVES = ("two-sided", "less", "greater")
+
+
+def check_alternative(alternative: str) -> str:
+    """The alternative, or a ValueError naming the allowed ones."""
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}.")
+    return alternative
+
+
+def check_level(level: float) -> float:
+    """The confidence level as a float in (0, 1), or a ValueError."""
+    level = float(level)
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be between 0 and 1 (e.g. 0.95), got {level!r}.")
+    return level
+
+
+def _fmt(v: Any) -> str:
+    return repr(round(v, 6)) if isinstance(v, float) and math.isfinite(v) else repr(v)
+
+
+@dataclass(frozen=True)
+class ConfidenceInterval:
+    """A confidence interval: ``low`` and ``high`` at ``level``, found by ``method``."""
+
+    low: float
+    high: float
+    level: float
+    method: str
+    estimate: float | None = None
+
+    def __repr__(self) -> str:
+        return (f"ConfidenceInterval(estimate={_fmt(self.estimate)}, low={_fmt(self.low)}, high={_fmt(self.high)}, "
+                f"level={self.level!r}, method={self.method!r})")
+
+    def __iter__(self):  # low, high = ci
+        return iter((self.low, self.high))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"estimate": self.estimate, "low": self.low, "high": self.high, "level": self.level,
+                "method": self.method}
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """The outcome of a hypothesis test.
+
+    ``interval(level) -> (low, high)`` gives the confidence interval of ``estimate`` (None when
+    the test has no natural estimate). ``notes`` say what was decided about edge cases (e.g.
+    "no discordant pairs: nothing to test, p = 1").
+    """
+
+    statistic: float
+    pvalue: float
+    method: str
+    alternative: str = "two-sided"
+    estimate: float | None = None
+    estimate_name: str | None = None
+    df: float | tuple[float, ...] | None = None
+    interval: Callable[[float], tuple[float, float]] | None = field(default=None, repr=False, compare=False)
+    interval_method: str | None = None
+    notes: tuple[str, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    __test__ = False  # not a pytest test class
+
+    def confidence_interval(self, level: float = 0.95) -> ConfidenceInterval:
+        """Confidence interval of :attr:`estimate` at ``level``."""
+        if self.interval is None:
+            raise ValueError(f"{self.method} gives no confidence interval.")
+        low, high = self.interval(check_level(level))
+        return ConfidenceInterval(float(low), float(high), level, self.interval_method or self.method,
+                                  self.estimate)
+
+    def __repr__(self) -> str:
+        parts = [f"statistic={_fmt(self.statistic)}", f"pvalue={_fmt(self.pvalue)}"]
+        if self.estimate is not None:
+            parts.append(f"{self.estimate_name or 'estimate'}={_fmt(self.estimate)}")
+        if self.df is not None:
+            parts.append(f"df={self.df!r}")
+        parts += [f"method={self.method!r}", f"alternative={self.alternative!r}"]
+        return f"TestResult({', '.join(parts)})"
+
+    def to_dict(self, level: float = 0.95) -> dict[str, Any]:
+        out: dict[str, Any] = {"statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
+                               "alternative": self.alternative, "estimate": self.estimate,
+                               "estimate_name": self.estimate_name, "df": self.df, "notes": list(self.notes)}
+        if self.interval is not None:
+            out["confidence_interval"] = self.confidence_interval(level).to_dict()
+        out.update(self.extra)
+        return out
