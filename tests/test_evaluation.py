@@ -468,3 +468,26 @@ def test_macro_pr_curve_is_the_mean_of_the_ap_steps(n, k, seed, n_values):
     per_class = [skm.average_precision_score(y == c, s[:, c]) for c in range(k)]
     assert step_area == pytest.approx(np.mean(per_class), abs=1e-12)
     assert macro.area == pytest.approx(np.mean(per_class), abs=1e-12)
+
+
+@given(n=st.integers(2, 60), n_values=st.integers(1, 8), seed=st.integers(0, 2**31),
+       thr=st.sampled_from([None, 0.3, 0.5]), decision=st.booleans())
+def test_predict_from_scores_is_the_rule_evaluate_uses(n, n_values, seed, thr, decision):
+    rng = np.random.default_rng(seed)
+    y = rng.choice(["a", "b"], n)
+    y[:2] = ["a", "b"]
+    s = rng.integers(0, n_values + 1, n) / n_values * (4 if decision else 1) - (2 if decision else 0)
+    ev = quiet_eval(y, y_score=s, threshold=thr, pos_label="b")
+    pred = clfeval.evaluation.predict_from_scores(s, ev.labels, pos_label=ev.pos_label, threshold=thr)
+    assert np.array_equal(skm.confusion_matrix(y, pred, labels=ev.labels), ev.confusion.counts)
+
+
+def test_predict_from_scores_multiclass_is_argmax():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 4, 200)
+    s = rng.random((200, 4))
+    ev = quiet_eval(y, y_score=s)
+    pred = clfeval.evaluation.predict_from_scores(s, ev.labels)
+    assert np.array_equal(skm.confusion_matrix(y, pred), ev.confusion.counts)
+    with pytest.raises(ValueError, match="columns but there are"):
+        clfeval.evaluation.predict_from_scores(s, [0, 1, 2])

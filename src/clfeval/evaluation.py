@@ -361,6 +361,34 @@ class Evaluation:
 # -- evaluate ------------------------------------------------------------------------------------
 
 
+def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, threshold: float | None = None) -> np.ndarray:
+    """The labels :func:`evaluate` predicts from scores: binary ``score >= threshold`` (default 0.5
+    for probabilities, 0 for decision values; ``y_score`` 1-D for ``pos_label`` or one column per
+    label), multi-class the highest-scoring label.
+
+    >>> predict_from_scores([0.2, 0.7], ["no", "yes"], pos_label="yes").tolist()
+    ['no', 'yes']
+    >>> predict_from_scores([[0.1, 0.9, 0.0], [0.5, 0.2, 0.3]], [3, 1, 2]).tolist()
+    [1, 3]
+    """
+    s = np.asarray(y_score, dtype=np.float64)
+    labels = np.asarray(labels)
+    if s.ndim == 2 and s.shape[1] != labels.size:
+        raise ValueError(f"y_score has {s.shape[1]} columns but there are {labels.size} labels.")
+    if s.ndim == 2 and labels.size > 2:
+        return labels[np.argmax(s, axis=1)]
+    if labels.size != 2:
+        raise ValueError(f"binary scores need two labels, got {labels.tolist()}.")
+    pos = labels[1] if pos_label is None else pos_label
+    if pos not in labels.tolist():
+        raise ValueError(f"pos_label {pos!r} is not one of the labels {labels.tolist()}.")
+    pos_index = labels.tolist().index(pos)
+    pos_scores = s if s.ndim == 1 else s[:, pos_index]
+    if threshold is None:
+        threshold = 0.5 if _score_kind(s) == "probability" else 0.0
+    return np.where(pos_scores >= threshold, labels[pos_index], labels[1 - pos_index])
+
+
 def _check_threshold(threshold: Any) -> float | None:
     if threshold is None:
         return None

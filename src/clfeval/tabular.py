@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["InputFileError", "Predictions", "read_predictions", "FORMATS"]
+__all__ = ["InputFileError", "Predictions", "read_predictions", "ModelColumns", "read_models", "FORMATS"]
 
 #: file suffix -> format name
 FORMATS = {".csv": "csv", ".tsv": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet",
@@ -100,6 +100,67 @@ def read_predictions(
     if layout.sample_weight is not None:
         out.sample_weight = _numbers(table, layout.sample_weight, path, "weight")
     return out
+
+
+@dataclass
+class ModelColumns:
+    """One model's outputs in a file: predicted labels or scores (one column, or one per class)."""
+
+    name: str
+    columns: list[str]
+    y_pred: np.ndarray | None = None
+    y_score: np.ndarray | None = None
+
+
+def read_models(
+    path: str | os.PathLike[str],
+    *,
+    y_true: str,
+    models: Sequence[tuple[str, Sequence[str]]],
+    sample_weight: str | None = None,
+    progress: bool | None = None,
+) -> tuple[np.ndarray, list[ModelColumns], np.ndarray | None]:
+    """The true labels and several models' outputs, each given as (name, [columns]).
+
+    A model with one column of labels (every value one of the true labels) is a model of
+    predictions; a model with several columns, or a numeric column that is not all labels, is a
+    model of scores.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(path, "w").write("y,a,b\\n1,1,0.8\\n0,1,0.3\\n")
+    >>> y, (a, b), w = read_models(path, y_true="y", models=[("A", ["a"]), ("B", ["b"])])
+    >>> a.y_pred.tolist(), b.y_score.tolist()
+    ([1, 1], [0.8, 0.3])
+    """
+    path = Path(path)
+    fmt = _format_of(path)
+    columns = _column_names(path, fmt)
+    wanted = [("--y-true", y_true)] + [(f"--model {n}", c) for n, cols in models for c in cols]
+    if sample_weight is not None:
+        wanted.append(("--sample-weight", sample_weight))
+    for option, name in wanted:
+        if name not in columns:
+            raise InputFileError(_missing(path, option, name, columns))
+    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path, progress))
+    if table.num_rows == 0:
+        raise InputFileError(f"{path}: the file has no data rows")
+    truth = _labels(table, y_true, path)
+    known = set(truth.tolist())
+    out = []
+    for name, cols in models:
+        m = ModelColumns(name=name, columns=list(cols))
+        if len(cols) == 1:
+            values = _labels(table, cols[0], path)
+            if set(np.unique(values).tolist()) <= known or values.dtype.kind not in "fiub":
+                m.y_pred = values
+            else:
+                m.y_score = _numbers(table, cols[0], path, "score")
+        else:
+            m.y_score = np.column_stack([_numbers(table, c, path, "score") for c in cols])
+        out.append(m)
+    weights = None if sample_weight is None else _numbers(table, sample_weight, path, "weight")
+    return truth, out, weights
 
 
 def _format_of(path: Path) -> str:
