@@ -328,3 +328,23 @@ def test_progress_bar_while_reading(tmp_path: Path, suffix: str) -> None:
     r = subprocess.run([*COMMAND, "report", str(path), "--no-progress", "--json", str(out)],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and "reading" not in r.stderr
+
+
+def test_report_with_intervals(binary_csv: Path, tmp_path: Path) -> None:
+    from clfeval.uncertainty import proportion_ci
+
+    out = tmp_path / "ci.json"
+    r = run("report", binary_csv, "--ci", "--level", "0.9", "--json", out)
+    assert r.returncode == 0, r.stderr
+    assert "90% confidence intervals" in r.stdout and "Wilson score" in r.stdout
+    data = json.loads(out.read_text())
+    df = binary_frame()
+    pred = (df.score >= 0.5).astype(int)
+    tp, fn = int(((pred == 1) & (df.label == 1)).sum()), int(((pred == 0) & (df.label == 1)).sum())
+    want = proportion_ci(tp, tp + fn, level=0.9)
+    got = data["intervals"]["per_class"]["recall"]
+    assert got["low"][1] == pytest.approx(want.low, abs=1e-12) and got["high"][1] == pytest.approx(want.high, abs=1e-12)
+    assert data["intervals"]["per_class"]["roc_auc"]["method"] == "DeLong"
+    assert data["intervals"]["level"] == 0.9
+    r = run("report", binary_csv, "--ci", "--level", "1.5")
+    assert_one_line_error(r, 2, "--level 1.5: must be between 0 and 1")

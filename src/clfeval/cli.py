@@ -67,12 +67,36 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--sample-weight", metavar="COL", help="column of sample weights")
     rep.add_argument("--beta", type=float, metavar="B", help="add an F-beta column")
     rep.add_argument("--name", help="model name (default: the file name)")
+    rep.add_argument("--ci", nargs="?", const="analytic", choices=("analytic", "bootstrap", "bca"), metavar="METHOD",
+                     help="confidence intervals of every number: analytic (default: Wilson, delta method, "
+                          "DeLong), bootstrap or bca")
+    rep.add_argument("--level", type=float, default=0.95, help="confidence level of --ci (default 0.95)")
     _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
     progress = rep.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="always show a progress bar while reading")
     progress.add_argument("--no-progress", dest="progress", action="store_false",
                           help="never show a progress bar (default: for files over 64 MiB on a terminal)")
+
+    cmp = sub.add_parser(
+        "compare", help="compare two or more models' predictions or scores in one file, with paired tests",
+        description="Compare models evaluated on the same cases: each --model NAME=COL names a column of "
+                    "predicted labels or of scores (NAME=COL1,COL2,... for one score column per class). "
+                    "Prints each model's numbers side by side and, for every pair, McNemar's test on the "
+                    "predictions, DeLong's test on binary scores and a paired bootstrap of macro F1.")
+    cmp.add_argument("file", metavar="FILE", help="CSV, Parquet or Feather")
+    cmp.add_argument("--y-true", metavar="COL", required=True, help="column of true labels")
+    cmp.add_argument("--model", metavar="NAME=COL[,COL...]", action="append", required=True,
+                     help="a model and its column(s); give two or more")
+    cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class (binary)")
+    cmp.add_argument("--labels", metavar="L1,L2,...", help="the classes and their order")
+    cmp.add_argument("--threshold", type=float, metavar="T", help="predict positive when score >= T")
+    cmp.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
+    cmp.add_argument("--n-resamples", type=int, default=2000, metavar="B", help="bootstrap replicates (default 2000)")
+    cmp.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    _add_outputs(cmp, html_help="write the HTML report of all models")
+    cmp.add_argument("--no-progress", dest="progress", action="store_false", default=None,
+                     help="never show a progress bar")
 
     demo = sub.add_parser(
         "demo", help="evaluate the example data shipped with clfeval and write its HTML report",
@@ -102,6 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "report":
             return _report(args)
+        if args.command == "compare":
+            return _compare(args)
         return _demo(args)
     except UsageError as exc:
         parser.exit(2, f"{PROG}: error: {exc}\n")
@@ -129,7 +155,13 @@ class OutputError(Exception):
 # ---------------------------------------------------------------- report
 
 
+def _check_level(level: float) -> None:
+    if not 0.0 < level < 1.0:
+        raise UsageError(f"--level {level:g}: must be between 0 and 1 (e.g. 0.95)")
+
+
 def _report(args: argparse.Namespace) -> int:
+    _check_level(args.level)
     outputs = _Outputs(args.json, args.html, args.png)
     data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                             sample_weight=args.sample_weight, progress=args.progress)
@@ -140,10 +172,16 @@ def _report(args: argparse.Namespace) -> int:
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = _console()
-    from .report.terminal import print_evaluation
+    from .report.terminal import print_evaluation, print_intervals
 
     print_evaluation(ev, console)
-    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console)
+    extra = None
+    if args.ci is not None:
+        console.print()
+        print_intervals(ev, ev.intervals(args.level, method=args.ci), console)
+        extra = {"intervals": ev.intervals_dict(args.level, method=args.ci)}
+    html_items = None if extra is None else [{**ev.to_dict(), **extra}]
+    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
     return 0
 
 
@@ -235,18 +273,21 @@ class _Outputs:
             if not parent.is_dir():
                 raise OutputError(f"--png {self.png}: folder {parent} does not exist")
 
-    def write(self, evaluations: list[Evaluation], title: str, console: Console) -> None:
+    def write(self, evaluations: list[Evaluation], title: str, console: Console,
+              json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None) -> None:
+        """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
+        intervals) replace the evaluations in the HTML page."""
         from .atomic import atomic_write
 
         staged: list[tuple[Path, Path]] = []
         tmp_dirs: list[Path] = []
         try:
-            json_text = None if self.json is None else _json_of(evaluations)
+            json_text = None if self.json is None else _json_of(evaluations, json_extra)
             html_text = None
             if self.html is not None:
                 from .report.html import render_html
 
-                html_text = render_html(evaluations, title=title)
+                html_text = render_html(html_items or evaluations, title=title)
             if self.png is not None:
                 parent = self.png.parent if str(self.png.parent) else Path(".")
                 tmp = Path(tempfile.mkdtemp(prefix=".clfeval-png-", dir=parent))
@@ -271,14 +312,98 @@ class _Outputs:
                 shutil.rmtree(d, ignore_errors=True)
 
 
-def _json_of(evaluations: list[Evaluation]) -> str:
-    if len(evaluations) == 1:
-        return evaluations[0].to_json() + "\n"
+def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None) -> str:
+    """One evaluation's dict (plus ``extra`` entries), or {"models": [...], **extra} for several."""
     import json
 
     from .evaluation import json_safe
 
-    return json.dumps({"models": [json_safe(ev.to_dict()) for ev in evaluations]}, indent=2, allow_nan=False) + "\n"
+    if len(evaluations) == 1:
+        data = {**evaluations[0].to_dict(), **(extra or {})}
+    else:
+        data = {"models": [ev.to_dict() for ev in evaluations], **(extra or {})}
+    return json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n"
+
+
+# ---------------------------------------------------------------- compare
+
+
+def _model_specs(specs: list[str]) -> list[tuple[str, list[str]]]:
+    out: list[tuple[str, list[str]]] = []
+    for spec in specs:
+        name, sep, cols = spec.partition("=")
+        columns = [c.strip() for c in cols.split(",") if c.strip()]
+        if not sep or not name.strip() or not columns:
+            raise UsageError(f"--model {spec!r}: write NAME=COLUMN or NAME=COL1,COL2,... (one score column per class)")
+        out.append((name.strip(), columns))
+    names = [n for n, _ in out]
+    if len(out) < 2:
+        raise UsageError("compare needs at least two --model options")
+    if len(set(names)) != len(names):
+        raise UsageError(f"--model names must differ, got {names}")
+    return out
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .evaluation import evaluate, predict_from_scores
+    from .report.terminal import print_comparison, print_tests
+
+    _check_level(args.level)
+    specs = _model_specs(args.model)
+    outputs = _Outputs(args.json, args.html, args.png)
+    from .tabular import read_models
+
+    y_true, models, _ = read_models(args.file, y_true=args.y_true, models=specs, progress=args.progress)
+    labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
+    pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
+    evs, preds = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for m in models:
+            thr = args.threshold if m.y_score is not None and m.y_pred is None else None
+            ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr, name=m.name)
+            evs.append(ev)
+            if m.y_pred is not None:
+                preds.append(m.y_pred)
+            elif ev.task == "multiclass":
+                preds.append(predict_from_scores(m.y_score, ev.labels))
+            else:
+                preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
+    tests = _paired_tests(y_true, models, evs, preds, args)
+    console = _console()
+    print_comparison(evs, console)
+    console.print()
+    print_tests(tests, args.level, console)
+    extra = {"tests": [{"a": a, "b": b, "test": t, **r.to_dict(args.level)} for a, b, t, r in tests]}
+    outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,
+                  json_extra=extra)
+    return 0
+
+
+def _paired_tests(y_true: Any, models: list[Any], evs: list[Evaluation], preds: list[Any],
+                  args: argparse.Namespace) -> list[tuple[str, str, str, Any]]:
+    """(model a, model b, test name, TestResult) for every pair of models."""
+    from .metrics import f1_score
+    from .stats.delong import delong
+    from .stats.mcnemar import mcnemar
+    from .stats.paired import paired_bootstrap_test
+
+    tests = []
+    for i in range(len(models)):
+        for j in range(i + 1, len(models)):
+            a, b = models[i], models[j]
+            tests.append((a.name, b.name, "McNemar (accuracy)", mcnemar(y_true, preds[i], preds[j])))
+            if evs[i].task == "binary" and a.y_score is not None and b.y_score is not None:
+                sa = a.y_score if a.y_score.ndim == 1 else a.y_score[:, list(evs[i].labels).index(evs[i].pos_label)]
+                sb = b.y_score if b.y_score.ndim == 1 else b.y_score[:, list(evs[j].labels).index(evs[j].pos_label)]
+                tests.append((a.name, b.name, "DeLong (ROC AUC)", delong(y_true, sa, sb, pos_label=evs[i].pos_label)))
+
+            def macro_f1(yt: Any, yp: Any) -> float:
+                return float(f1_score(yt, yp, average="macro", labels=evs[0].labels, zero_division=0))
+
+            tests.append((a.name, b.name, "paired bootstrap (macro F1)", paired_bootstrap_test(
+                y_true, preds[i], preds[j], macro_f1, n_resamples=args.n_resamples, seed=args.seed, level=args.level)))
+    return tests
 
 
 # ---------------------------------------------------------------- demo

@@ -301,10 +301,135 @@ class Evaluation:
         assert self._micro is not None
         return self._micro
 
+    # -- uncertainty -----------------------------------------------------------------------------
+
+    def intervals(
+        self, level: float = 0.95, *, method: str = "analytic", n_resamples: int = 2000, seed: Any = 0
+    ) -> dict[str, Any]:
+        """Confidence intervals of every number in the report, laid out like the report.
+
+        ``method``: "analytic" (Wilson for proportions, delta method for F, MCC, kappa, balanced
+        accuracy and averages, DeLong for ROC AUC), "bootstrap" (percentile) or "bca", both over
+        multinomial resamples of the counts. The result is
+        :func:`clfeval.uncertainty.confusion_intervals`' dict; with scores, "roc_auc" and
+        "average_precision" are added to "per_class" (and to "averages" where the report has them).
+        Cached per arguments.
+
+        >>> ev = evaluate([0, 0, 1, 1, 1, 0, 1, 0], [0, 1, 1, 1, 0, 0, 1, 0])
+        >>> ci = ev.intervals()["overall"]["accuracy"]
+        >>> round(ci.low, 4), round(ci.high, 4), ci.method
+        (0.4093, 0.9285, 'Wilson score')
+        """
+        key = (float(level), method, int(n_resamples), seed)
+        cache = self.__dict__.setdefault("_intervals_cache", {})
+        if key not in cache:
+            cache[key] = self._intervals(*key)
+        return cache[key]
+
+    def _intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
+        from .uncertainty import confusion_intervals
+
+        if self.task == "multilabel":
+            raise ValueError("intervals of multilabel evaluations are not available yet; "
+                             "evaluate each label as a binary task to get them.")
+        if self._sample_weight is not None:
+            raise ValueError("intervals need counts of cases: this evaluation has sample weights "
+                             "(weighted intervals are not available yet).")
+        out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
+                                  seed=seed, beta=self._beta, labels=self.names)
+        if self.rankings is not None:
+            out["per_class"].update(self._area_intervals(level, method, n_resamples, seed))
+        return out
+
+    def _area_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
+        """Per-class ROC AUC and AP intervals ((k,) arrays), by DeLong / bootstrap."""
+        from .stats._result import ConfidenceInterval
+        from .area_intervals import ranking_area_intervals
+
+        assert self.rankings is not None
+        per_curve = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples, seed=seed)
+                     for r in self.rankings.values()]
+        out = {}
+        for area in ("roc_auc", "average_precision"):
+            cis = [c[area] for c in per_curve]
+            out[area] = ConfidenceInterval(np.array([c.low for c in cis]), np.array([c.high for c in cis]), level,
+                                           cis[0].method, np.array([c.estimate for c in cis]))
+        return out
+
+    def ci(
+        self,
+        metric: str,
+        *,
+        label: Any = None,
+        average: str | None = None,
+        level: float = 0.95,
+        method: str = "analytic",
+        n_resamples: int = 2000,
+        seed: Any = 0,
+    ) -> Any:
+        """The confidence interval of one number of the report.
+
+        ``metric`` is a report column ("precision", "recall", "f1", "fallout", "specificity",
+        "npv", "roc_auc", "average_precision") or an overall number ("accuracy", "error_rate",
+        "balanced_accuracy", "mcc", "kappa"). Per-class columns need ``label`` (a class) or
+        ``average`` ("micro", "macro", "weighted"); for a binary task they default to the
+        positive class.
+
+        >>> ev = evaluate(["n", "p", "p", "n", "p"], ["n", "p", "n", "n", "p"], pos_label="p")
+        >>> ci = ev.ci("recall")
+        >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
+        (0.6667, 0.2077, 0.9385)
+        """
+        from .stats._result import ConfidenceInterval
+
+        data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed)
+        if metric in data["overall"]:
+            return data["overall"][metric]
+        if metric not in data["per_class"]:
+            known = sorted({*data["overall"], *data["per_class"]})
+            raise ValueError(f"no interval for {metric!r}; the report's numbers are {known}.")
+        if average is not None:
+            if average not in data["averages"] or metric not in data["averages"][average]:
+                raise ValueError(f"no {average!r} average of {metric!r}; averages: {sorted(data['averages'])}.")
+            return data["averages"][average][metric]
+        if label is None:
+            if self.task != "binary" or self.pos_label is None:
+                raise ValueError(f"{metric!r} is per class: pass label= (one of {self.labels.tolist()}) or average=.")
+            label = self.pos_label
+        matches = np.flatnonzero(self.labels == label)
+        if matches.size == 0:
+            raise ValueError(f"label {label!r} is not one of {self.labels.tolist()}.")
+        c = data["per_class"][metric]
+        i = int(matches[0])
+        return ConfidenceInterval(float(c.low[i]), float(c.high[i]), c.level, c.method, float(c.estimate[i]))
+
     # -- outputs ---------------------------------------------------------------------------------
 
-    def to_dict(self, max_points: int | None = 2000) -> dict[str, Any]:
-        """Everything as plain Python; curves downsampled to ``max_points`` (None: all points)."""
+    def intervals_dict(self, level: float = 0.95, **kwargs: Any) -> dict[str, Any]:
+        """:meth:`intervals` as plain Python: {"level", "method", "per_class": {metric: {"low": [...],
+        "high": [...], "method"}}, "averages": {average: {metric: {"low", "high", "method"}}},
+        "overall": {metric: {...}}, "notes"}."""
+
+        def plain(ci: Any) -> dict[str, Any]:
+            def value(v: Any) -> Any:
+                return np.asarray(v, dtype=np.float64).tolist()
+
+            return {"low": value(ci.low), "high": value(ci.high), "method": ci.method}
+
+        data = self.intervals(level, **kwargs)
+        return {
+            "level": data["level"],
+            "method": data["method"],
+            "per_class": {m: plain(ci) for m, ci in data["per_class"].items()},
+            "averages": {a: {m: plain(ci) for m, ci in row.items()} for a, row in data["averages"].items()},
+            "overall": {m: plain(ci) for m, ci in data["overall"].items()},
+            "notes": list(data.get("notes", [])),
+        }
+
+    def to_dict(self, max_points: int | None = 2000, *, ci_level: float | None = None,
+                ci_method: str = "analytic") -> dict[str, Any]:
+        """Everything as plain Python; curves downsampled to ``max_points`` (None: all points);
+        with ``ci_level``, an "intervals" entry (see :meth:`intervals_dict`)."""
         from . import __version__
 
         return {
@@ -324,18 +449,22 @@ class Evaluation:
             "pr": self._curves_dict("pr", max_points),
             "main_curve": None if self.roc is None else self.roc.main_name,
             "break_even": None if self.break_even is None else self.break_even.to_dict(),
+            **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
         }
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
         curves = self._curves(kind, max_points)
         return None if curves is None else curves.to_dict(max_points)
 
-    def to_json(self, path: str | Path | None = None, *, indent: int | None = 2) -> str:
+    def to_json(self, path: str | Path | None = None, *, indent: int | None = 2, ci_level: float | None = None,
+                ci_method: str = "analytic") -> str:
         """Strict JSON (no bare NaN or Infinity: NaN is null, infinities are "inf"/"-inf").
 
-        Written atomically to ``path`` when given; the text is returned either way.
+        Written atomically to ``path`` when given; the text is returned either way. ``ci_level``
+        adds the intervals (as :meth:`to_dict`).
         """
-        text = json.dumps(json_safe(self.to_dict()), indent=indent, allow_nan=False)
+        text = json.dumps(json_safe(self.to_dict(ci_level=ci_level, ci_method=ci_method)), indent=indent,
+                          allow_nan=False)
         if path is not None:
             from .atomic import atomic_write
 

@@ -561,3 +561,20 @@ def test_bad_paths_are_named(tmp_path: Path, evals: dict) -> None:
     with pytest.raises(IsADirectoryError, match=str(tmp_path).replace("\\", "\\\\")):
         write_html(tmp_path, evals["binary"])
     assert list(tmp_path.iterdir()) == []
+
+
+def test_intervals_appear_under_the_values():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 0] * 5)
+    s = np.linspace(0, 1, 50)[np.argsort(np.arange(50) % 7)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = clfeval.evaluate(y, y_score=s)
+    data = {**ev.to_dict(), "intervals": ev.intervals_dict(0.9)}
+    page = render_html([data])
+    recall = data["intervals"]["per_class"]["recall"]
+    for low in recall["low"]:
+        assert f'data-low="{low!r}"' in page
+    acc = data["intervals"]["overall"]["accuracy"]
+    assert f'data-low="{acc["low"]!r}" data-high="{acc["high"]!r}" title="Wilson score"' in page
+    assert "its 90% confidence interval" in page
+    assert 'class="ci"' not in render_html(ev)

@@ -690,7 +690,8 @@ def _data_warnings(models: list[_Model]) -> list[str]:
             "so their numbers and curves are not directly comparable."]
 
 
-def _value_cell(col: str, value: Any, *, count: bool = False, best: bool = False) -> str:
+def _value_cell(col: str, value: Any, *, count: bool = False, best: bool = False,
+                interval: tuple[Any, Any, str] | None = None) -> str:
     x = _num(value)
     attrs = f' data-col="{_esc(col)}"'
     if x is None or math.isnan(x):
@@ -698,7 +699,28 @@ def _value_cell(col: str, value: Any, *, count: bool = False, best: bool = False
         return f'<td{attrs} data-value="{"nan" if value is not None else ""}" class="undefined" title="{why}">{_DASH}</td>'
     text = _fmt_count(x) if count else _fmt(x)
     cls = ' class="best"' if best else ""
-    return f"<td{attrs} data-value=\"{x!r}\"{cls}>{text}</td>"
+    return f"<td{attrs} data-value=\"{x!r}\"{cls}>{text}{_interval_text(interval)}</td>"
+
+
+def _interval_text(interval: tuple[Any, Any, str] | None) -> str:
+    """The interval under a value ("0.912–0.968"), with its method as a tooltip; '' without one."""
+    if interval is None:
+        return ""
+    low, high, method = _num(interval[0]), _num(interval[1]), interval[2]
+    if low is None or high is None or math.isnan(low) or math.isnan(high):
+        return f'<span class="ci" title="{_esc(method)}">{_DASH}</span>'
+    return (f'<span class="ci" data-low="{low!r}" data-high="{high!r}" title="{_esc(method)}">'
+            f"{_fmt(low, 3)}\u2013{_fmt(high, 3)}</span>")
+
+
+def _row_intervals(m: _Model, row: int | str, summary: bool) -> dict[str, tuple[Any, Any, str]]:
+    """{column: (low, high, method)} of one report row, from the data's "intervals" entry."""
+    data = m.data.get("intervals")
+    if not data:
+        return {}
+    if summary:
+        return {c: (ci["low"], ci["high"], ci["method"]) for c, ci in (data["averages"].get(row) or {}).items()}
+    return {c: (ci["low"][row], ci["high"][row], ci["method"]) for c, ci in data["per_class"].items()}
 
 
 def _report_table(m: _Model) -> str:
@@ -709,18 +731,22 @@ def _report_table(m: _Model) -> str:
     head = "".join(f'<th scope="col" data-col="{_esc(c)}">{_esc(column_title(c))}</th>' for c in columns)
     first = "label" if m.task == "multilabel" else "class"
 
-    def row(r: dict[str, Any], summary: bool) -> str:
-        cells = "".join(_value_cell(c, r.get(c), count=c == "support") for c in columns)
+    def row(r: dict[str, Any], summary: bool, key: int | str) -> str:
+        cis = _row_intervals(m, key, summary)
+        cells = "".join(_value_cell(c, r.get(c), count=c == "support", interval=cis.get(c)) for c in columns)
         kind = "summary" if summary else "class"
         return (f'<tr data-row="{_esc(r.get("label"))}" data-kind="{kind}">'
                 f'<th scope="row">{_esc(r.get("label"))}</th>{cells}</tr>')
 
-    body = "".join(row(r, False) for r in rep.get("rows") or [])
-    summary = "".join(row(r, True) for r in (rep.get("averages") or {}).values())
+    body = "".join(row(r, False, i) for i, r in enumerate(rep.get("rows") or []))
+    summary = "".join(row(r, True, k) for k, r in (rep.get("averages") or {}).items())
+    ci = m.data.get("intervals")
+    ci_text = (f" Under each value, its {ci['level']:.0%} confidence interval (hover for the method)."
+               if ci else "")
     return (
         f'<div class="table-wrap"><table class="numbers report" data-model="{m.index}">'
         f"<caption>One row per {first}, then the averages; {_DASH} marks a value that is undefined "
-        "or does not apply.</caption>"
+        f"or does not apply.{_esc(ci_text)}</caption>"
         f'<thead><tr><th scope="col">{first}</th>{head}</tr></thead>'
         f'<tbody class="classes">{body}</tbody><tbody class="summary">{summary}</tbody></table></div>'
     )
@@ -758,13 +784,16 @@ def _confusion_table(m: _Model) -> str:
 
 def _cards(m: _Model) -> str:
     overall = m.report.get("overall") or {}
+    cis = (m.data.get("intervals") or {}).get("overall") or {}
     items = []
     for key, label, _ in HEADLINE:
         if key in overall:
             v = overall[key]
+            ci = cis.get(key)
             items.append(
                 f'<li class="card" data-metric="{key}" data-value="{_esc(repr(_num(v)))}">'
-                f'<span class="label">{_esc(label)}</span><span class="value">{_fmt(v)}</span></li>'
+                f'<span class="label">{_esc(label)}</span><span class="value">{_fmt(v)}</span>'
+                f'{_interval_text(None if ci is None else (ci["low"], ci["high"], ci["method"]))}</li>'
             )
     return f'<ul class="cards" data-model="{m.index}">{"".join(items)}</ul>'
 

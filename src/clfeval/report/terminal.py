@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ..evaluation import Evaluation
 
-__all__ = ["print_evaluation", "print_comparison", "render_text", "MAX_MATRIX_CLASSES"]
+__all__ = ["print_evaluation", "print_intervals", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
 
 MAX_MATRIX_CLASSES = 20
 
@@ -191,6 +191,45 @@ def print_evaluation(ev: Evaluation, console: Console | None = None) -> None:
             console.print(f"[dim]note: {_esc(note)}[/dim]")
 
 
+def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | None = None) -> None:
+    """The report's numbers as confidence intervals (``data`` from ``ev.intervals()``)."""
+    from rich.console import Console
+
+    console = console or Console()
+    per_class, averages = data["per_class"], data["averages"]
+    metrics = [c for c in ev.report.columns if c in per_class]
+    table = _table(f"{data['level']:.0%} confidence intervals")
+    table.add_column("class", justify="right", style="bold")
+    for m in metrics:
+        table.add_column(SHORT_TITLES.get(m, title(m)), justify="right")
+
+    def cell(low: Any, high: Any) -> str:
+        low, high = float(low), float(high)
+        return "[dim]nan[/dim]" if math.isnan(low) else f"{low:.3f}-{high:.3f}"
+
+    last = len(ev.names) - 1
+    for i, name in enumerate(ev.names):
+        table.add_row(_esc(name), *(cell(per_class[m].low[i], per_class[m].high[i]) for m in metrics),
+                      end_section=i == last)
+    for avg, row in averages.items():
+        table.add_row(f"[italic]{_esc(avg)}[/italic]",
+                      *(cell(row[m].low, row[m].high) if m in row else "" for m in metrics))
+    console.print(table)
+    console.print()
+    overall = _table("")
+    overall.show_header = False
+    overall.add_column(justify="right", style="bold")
+    overall.add_column(justify="right")
+    overall.add_column(style="dim")
+    for m, ci in data["overall"].items():
+        overall.add_row(title(m), cell(ci.low, ci.high), ci.method)
+    console.print(overall)
+    methods = sorted({per_class[m].method for m in metrics})
+    console.print(f"[dim]methods: {_esc('; '.join(methods))}[/dim]")
+    for note in data.get("notes", []):
+        console.print(f"[dim]note: {_esc(note)}[/dim]")
+
+
 def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
     """One row per model: the overall numbers side by side."""
     from rich.console import Console
@@ -208,6 +247,35 @@ def print_comparison(evaluations: Sequence[Evaluation], console: Console | None 
         bep = "" if ev.break_even is None else _cell(ev.break_even.value, digits)
         table.add_row(_esc(ev.name or "model"), *(_cell(ev.report.overall.get(k), digits) for k in keys), bep)
     console.print(table)
+
+
+def print_tests(tests: Sequence[tuple[str, str, str, Any]], level: float, console: Console | None = None) -> None:
+    """One row per paired test: the models, the test, the estimate with its interval, the p-value."""
+    from rich.console import Console
+
+    console = console or Console()
+    table = _table("Paired tests (same cases)")
+    for c in ("a", "b", "test", "estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value"):
+        table.add_column(c, justify="left" if c in ("a", "b", "test") else "right")
+    notes: list[str] = []
+    for a, b, name, r in tests:
+        interval = ""
+        if r.interval is not None:
+            ci = r.confidence_interval(level)
+            interval = f"{ci.low:.4f} to {ci.high:.4f}"
+        estimate = "" if r.estimate is None else f"{r.estimate:+.4f}"
+        table.add_row(_esc(a), _esc(b), _esc(name), estimate, interval, _cell(float(r.statistic), 4),
+                      _pvalue(r.pvalue))
+        notes += [f"{a} vs {b}, {name}: {n}" for n in r.notes]
+    console.print(table)
+    for n in notes:
+        console.print(f"[dim]note: {_esc(n)}[/dim]")
+
+
+def _pvalue(p: float) -> str:
+    if math.isnan(p):
+        return "[dim]nan[/dim]"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
 
 
 def render_text(ev: Evaluation, width: int = 120) -> str:

@@ -1,0 +1,114 @@
+"""DeLong's AUC variance from per-score counts, and the intervals Evaluation reports."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import clfeval
+from clfeval.area_intervals import delong_interval, delong_variance
+from clfeval.uncertainty import proportion_ci
+
+
+def brute_force_delong(y: np.ndarray, s: np.ndarray) -> tuple[float, float]:
+    """DeLong et al. (1988) straight from the definition: O(m n) placements."""
+    pos, neg = s[y == 1], s[y == 0]
+    psi = (pos[:, None] > neg[None, :]) + 0.5 * (pos[:, None] == neg[None, :])
+    v10, v01 = psi.mean(axis=1), psi.mean(axis=0)
+    auc = psi.mean()
+    return auc, v10.var(ddof=1) / pos.size + v01.var(ddof=1) / neg.size
+
+
+def quiet(*args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return clfeval.evaluate(*args, **kwargs)
+
+
+@given(n=st.integers(4, 80), n_values=st.sampled_from([2, 5, 10**6]), seed=st.integers(0, 2**31))
+def test_delong_from_counts_equals_the_definition(n, n_values, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:4] = [0, 0, 1, 1]
+    s = rng.integers(0, n_values, n) / n_values
+    ev = quiet(y, y_score=s)
+    auc, var = delong_variance(ev.ranking("1"))
+    want_auc, want_var = brute_force_delong(y, s)
+    assert auc == pytest.approx(want_auc, abs=1e-12) and var == pytest.approx(want_var, abs=1e-12)
+
+
+def test_delong_interval_of_asah_s100b_is_proc_s(shared_data):
+    # pROC documentation, ci.auc(aSAH$outcome, aSAH$s100b):
+    # "Area under the curve: 0.7314; 95% CI: 0.6301-0.8326 (DeLong)"
+    import csv
+
+    path = shared_data / "aSAH.csv"
+
+    rows = list(csv.DictReader(path.open()))
+    y = np.array([r["outcome"] == "Poor" for r in rows], dtype=int)
+    s = np.array([float(r["s100b"]) for r in rows])
+    ci = delong_interval(quiet(y, y_score=s).ranking("1"))
+    assert (round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)) == (0.7314, 0.6301, 0.8326)
+
+
+def test_one_class_gives_nan_variance():
+    ev = quiet([0, 1, 1], y_score=[0.1, 0.5, 0.7])
+    auc, var = delong_variance(ev.ranking("1"))
+    assert auc == 1.0 and np.isnan(var)
+
+
+def test_evaluation_ci_reads_the_report():
+    y = np.array(["n", "p", "p", "n", "p", "n", "p", "p"])
+    s = np.array([0.1, 0.9, 0.4, 0.3, 0.8, 0.6, 0.7, 0.2])
+    ev = quiet(y, y_score=s, pos_label="p")
+    tp, fn = ev.confusion.per_class()["tp"][1], ev.confusion.per_class()["fn"][1]
+    want = proportion_ci(tp, tp + fn)
+    got = ev.ci("recall")
+    assert (got.low, got.high) == pytest.approx((want.low, want.high), abs=1e-15)
+    assert got.estimate == pytest.approx(ev.report.rows[1]["recall"])
+    assert ev.ci("recall", label="n").estimate == pytest.approx(ev.report.rows[0]["recall"])
+    assert ev.ci("accuracy").method == "Wilson score"
+    assert ev.ci("roc_auc").method == "DeLong"
+    assert ev.ci("roc_auc").estimate == pytest.approx(ev.report.overall["roc_auc"])
+    assert ev.ci("f1", average="macro").estimate == pytest.approx(ev.report.averages["macro"]["f1"])
+    boot = ev.ci("mcc", method="bootstrap", n_resamples=500, seed=1)
+    assert boot.method.startswith("bootstrap") and boot == ev.ci("mcc", method="bootstrap", n_resamples=500, seed=1)
+    with pytest.raises(ValueError, match="no interval for 'auc'"):
+        ev.ci("auc")
+    with pytest.raises(ValueError, match="label 'x' is not one of"):
+        ev.ci("recall", label="x")
+
+
+def test_multiclass_ci_needs_a_label_or_average_and_weights_are_refused():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 60)
+    ev = quiet(y, rng.integers(0, 3, 60))
+    with pytest.raises(ValueError, match="pass label="):
+        ev.ci("precision")
+    assert ev.ci("precision", label=2).estimate == pytest.approx(ev.report.rows[2]["precision"])
+    weighted = quiet(y, y, sample_weight=np.full(60, 2.0))
+    with pytest.raises(ValueError, match="sample weights"):
+        weighted.intervals()
+
+
+def test_logit_ap_interval_is_boyds_formula():
+    # Boyd, Eng & Page (2013): expit(logit(AP) +/- z / sqrt(P AP (1 - AP))), hand-computed here
+    from scipy.special import expit, logit
+
+    from clfeval.area_intervals import logit_ap_interval
+
+    y = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0])
+    s = np.linspace(1, 0, 10)
+    ev = quiet(y, y_score=s)
+    r = ev.ranking("1")
+    ap = r.average_precision
+    half = 1.959963984540054 / np.sqrt(5 * ap * (1 - ap))
+    ci = logit_ap_interval(r)
+    assert (ci.low, ci.high) == pytest.approx((expit(logit(ap) - half), expit(logit(ap) + half)), abs=1e-12)
+    assert ev.ci("average_precision").method == "logit (Boyd et al. 2013)"
+    boot = ev.ci("average_precision", method="bootstrap", n_resamples=300, seed=2)
+    assert boot.estimate == ap and boot.low <= ap <= boot.high

@@ -1,0 +1,93 @@
+"""Coverage of nominal 95% intervals in seeded simulations (slow: run with ``-m slow``).
+
+Each test draws many data sets from a known model, builds the interval on each, and checks that
+the share of intervals containing the true value lies in [0.93, 0.97]. The sampling design of
+each simulation is the one its interval assumes: a multinomial over the cells for the analytic
+(delta-method) intervals; fixed class totals for the stratified bootstrap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import ndtr
+
+from clfeval import measures as m
+from clfeval.roc_pr import BinaryRanking
+from clfeval.uncertainty import confusion_intervals, proportion_ci, ranking_intervals
+
+pytestmark = pytest.mark.slow
+
+LOW, HIGH = 0.93, 0.97
+
+# Binary cell probabilities, rows true (0, 1), columns predicted.
+P2 = np.array([[0.42, 0.08], [0.12, 0.38]])
+
+
+def _truth(p: np.ndarray) -> dict[str, float]:
+    tp, fp, fn, tn = m.one_vs_rest(p)
+    return {"f1": float(m.fbeta(tp, fp, fn)[1]), "mcc": float(m.matthews_corrcoef(p)),
+            "recall": float(m.recall(tp, fn)[1])}
+
+
+def _report(name: str, covered: np.ndarray) -> float:
+    share = float(np.mean(covered))
+    print(f"coverage {name}: {share:.3f} over {covered.size} simulations")
+    return share
+
+
+def test_wilson_recall_coverage():
+    rng = np.random.default_rng(20240501)
+    n, sims = 400, 1000
+    tables = rng.multinomial(n, P2.ravel(), size=sims).reshape(sims, 2, 2)
+    tp, fn = tables[:, 1, 1], tables[:, 1, 0]
+    ci = proportion_ci(tp, tp + fn)
+    truth = _truth(P2)["recall"]
+    share = _report("Wilson recall (n=400)", (ci.low <= truth) & (truth <= ci.high))
+    assert LOW <= share <= HIGH
+
+
+def test_delta_f1_and_mcc_coverage():
+    rng = np.random.default_rng(7)
+    n, sims = 400, 1000
+    tables = rng.multinomial(n, P2.ravel(), size=sims).reshape(sims, 2, 2)
+    d = confusion_intervals(tables)  # analytic, batched over the simulations
+    truth = _truth(P2)
+    f1 = d["per_class"]["f1"]
+    share_f1 = _report("delta F1 (n=400)", (f1.low[:, 1] <= truth["f1"]) & (truth["f1"] <= f1.high[:, 1]))
+    mcc = d["overall"]["mcc"]
+    share_mcc = _report("delta MCC (n=400)", (mcc.low <= truth["mcc"]) & (truth["mcc"] <= mcc.high))
+    assert LOW <= share_f1 <= HIGH and LOW <= share_mcc <= HIGH
+
+
+def test_bootstrap_macro_f1_coverage():
+    rng = np.random.default_rng(11)
+    rows = np.array([[0.80, 0.12, 0.08], [0.10, 0.75, 0.15], [0.07, 0.18, 0.75]])
+    support = np.array([200, 150, 150])  # fixed class totals: the stratified design
+    expected = rows * support[:, None]
+    tp, fp, fn, tn = m.one_vs_rest(expected)
+    truth = float(np.mean(m.fbeta(tp, fp, fn)))
+    sims = 1000
+    covered = np.empty(sims, dtype=bool)
+    for s in range(sims):
+        table = np.stack([rng.multinomial(support[i], rows[i]) for i in range(3)])
+        ci = confusion_intervals(table, method="bootstrap", n_resamples=1000, seed=s)["averages"]["macro"]["f1"]
+        covered[s] = ci.low <= truth <= ci.high
+    share = _report("bootstrap percentile macro F1 (n=500)", covered)
+    assert LOW <= share <= HIGH
+
+
+def test_bootstrap_auc_coverage():
+    rng = np.random.default_rng(3)
+    n_pos, n_neg, sims = 150, 150, 1000
+    truth = float(ndtr(1 / np.sqrt(2)))  # binormal, unit variances, means 0 and 1
+    covered = np.empty(sims, dtype=bool)
+    for s in range(sims):
+        scores = np.concatenate([rng.normal(1, 1, n_pos), rng.normal(0, 1, n_neg)])
+        y = np.r_[np.ones(n_pos, bool), np.zeros(n_neg, bool)]
+        order = np.argsort(-scores)
+        ranking = BinaryRanking(scores[order], None, y[order])
+        ci = ranking_intervals(ranking, n_resamples=1000, seed=s)["roc_auc"]
+        covered[s] = ci.low <= truth <= ci.high
+    share = _report("bootstrap percentile ROC AUC (n=300)", covered)
+    assert LOW <= share <= HIGH
