@@ -348,3 +348,43 @@ def test_report_with_intervals(binary_csv: Path, tmp_path: Path) -> None:
     assert data["intervals"]["level"] == 0.9
     r = run("report", binary_csv, "--ci", "--level", "1.5")
     assert_one_line_error(r, 2, "--level 1.5: must be between 0 and 1")
+
+
+def test_compare_two_models_with_paired_tests(tmp_path: Path) -> None:
+    from scipy.stats import binomtest
+
+    rng = np.random.default_rng(7)
+    n = 300
+    y = rng.integers(0, 2, n)
+    a = np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1)
+    b = np.clip(0.2 * y + 0.8 * rng.random(n), 0, 1)
+    path = tmp_path / "two.csv"
+    pd.DataFrame({"truth": y, "pa": a, "pb": b, "hard": (b >= 0.5).astype(int)}).to_csv(path, index=False)
+    out = tmp_path / "cmp.json"
+    r = run("compare", path, "--y-true", "truth", "--model", "A=pa", "--model", "B=pb", "--model", "H=hard",
+            "--n-resamples", "300", "--json", out)
+    assert r.returncode == 0, r.stderr
+    assert "Paired tests" in r.stdout and "McNemar" in r.stdout and "DeLong" in r.stdout
+    data = json.loads(out.read_text())
+    assert [m["name"] for m in data["models"]] == ["A", "B", "H"]
+    tests = {(t["model_a"], t["model_b"], t["test"]): t["result"] for t in data["tests"]}
+    # McNemar exact = binomial test on the discordant pairs
+    right_a, right_b = (a >= 0.5) == y, (b >= 0.5) == y
+    n01, n10 = int((right_a & ~right_b).sum()), int((~right_a & right_b).sum())
+    mc = tests[("A", "B", "McNemar (accuracy)")]
+    assert mc["pvalue"] == pytest.approx(binomtest(n01, n01 + n10).pvalue, rel=1e-9)
+    assert mc["estimate"] == pytest.approx((n01 - n10) / n)
+    assert tests[("A", "B", "DeLong (ROC AUC)")]["estimate"] == pytest.approx(
+        skm.roc_auc_score(y, a) - skm.roc_auc_score(y, b), abs=1e-12)
+    assert ("A", "H", "DeLong (ROC AUC)") not in tests  # H has no scores
+    # B and H make the same predictions: nothing to test
+    assert tests[("B", "H", "McNemar (accuracy)")]["pvalue"] == 1.0
+
+
+def test_compare_usage_errors(tmp_path: Path) -> None:
+    path = tmp_path / "c.csv"
+    path.write_text("y,a,b\n0,0,1\n1,1,1\n")
+    assert_one_line_error(run("compare", path, "--y-true", "y", "--model", "A=a"), 2, "at least two --model")
+    assert_one_line_error(run("compare", path, "--y-true", "y", "--model", "A", "--model", "B=b"), 2, "NAME=COLUMN")
+    assert_one_line_error(run("compare", path, "--y-true", "y", "--model", "A=a", "--model", "B=c"), 1,
+                          "--model B 'c': no such column")

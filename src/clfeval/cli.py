@@ -374,7 +374,8 @@ def _compare(args: argparse.Namespace) -> int:
     print_comparison(evs, console)
     console.print()
     print_tests(tests, args.level, console)
-    extra = {"tests": [{"a": a, "b": b, "test": t, **r.to_dict(args.level)} for a, b, t, r in tests]}
+    extra = {"tests": [{"model_a": a, "model_b": b, "test": t, "result": r.to_dict(args.level)}
+                       for a, b, t, r in tests]}
     outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,
                   json_extra=extra)
     return 0

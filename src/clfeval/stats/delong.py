@@ -1,0 +1,349 @@
+"""DeLong's test for ROC AUCs: one AUC's interval, two correlated AUCs, two independent AUCs.
+
+DeLong, DeLong & Clarke-Pearson (1988) write the AUC as the mean of *placement values*: for a
+positive case, the share of negatives it outscores (ties half), ``V10``; for a negative case,
+the share of positives that outscore it, ``V01``. The variance of the AUC is
+``var(V10) / m + var(V01) / n`` (m positives, n negatives); for two scores on the same cases
+the covariance of their placements gives the variance of the difference.
+
+Placements come from one sort per score column (Sun & Xu 2014): with midranks ``Z`` of the
+pooled scores, ``X`` of the positives alone and ``Y`` of the negatives alone,
+``V10 = (Z - X) / n`` and ``V01 = 1 - (Z - Y) / m``. Within the pooled sort, ``Z - X`` of a
+positive is the number of negatives below its score plus half those tied with it, so both
+come from per-tie-group counts: O(n log n) in all, no pairwise loops.
+
+Unweighted only: DeLong's variance is defined for unweighted cases. Results match pROC's
+``roc.test(..., method="delong")`` and ``ci.auc`` (pROC reads the scores in the direction
+``controls < cases``: the positive class scores higher, as here).
+
+>>> y = [0, 0, 0, 1, 1, 1, 0, 1]
+>>> a = [0.1, 0.3, 0.2, 0.8, 0.7, 0.4, 0.5, 0.9]
+>>> b = [0.2, 0.1, 0.6, 0.5, 0.3, 0.9, 0.4, 0.8]
+>>> r = delong(y, a, b)
+>>> round(r.extra["auc_a"], 4), round(r.extra["auc_b"], 4), round(r.pvalue, 4)
+(0.9375, 0.8125, 0.5403)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..labels import as_1d, as_array, as_score_array, check_consistent_length, target_kind
+from ..metrics.ranking import _is_label, _resolve_pos_label
+from ._result import ConfidenceInterval, TestResult, check_alternative, check_level
+
+__all__ = ["delong", "delong_auc_ci", "delong_placements"]
+
+_UNWEIGHTED = (
+    "DeLong's test and interval are defined for unweighted data (the placement values count "
+    "cases); sample_weight is not supported. Use a bootstrap (clfeval.stats.paired_bootstrap_test "
+    "or clfeval.uncertainty) for weighted data."
+)
+
+
+# ------------------------------------------------------------------------------------------
+# placements
+# ------------------------------------------------------------------------------------------
+def delong_placements(is_pos: np.ndarray, score: np.ndarray) -> tuple[float, np.ndarray]:
+    """(AUC, placement of every case): ``V10`` for positives, ``V01`` for negatives.
+
+    ``is_pos`` is a boolean array, ``score`` finite floats of the same length, with at least
+    one positive and one negative. One sort; ties count one half.
+
+    >>> auc, v = delong_placements(np.array([False, True, True]), np.array([0.2, 0.2, 0.9]))
+    >>> auc, v.tolist()
+    (0.75, [0.75, 0.5, 1.0])
+    """
+    n_total = score.size
+    m = int(np.count_nonzero(is_pos))
+    n = n_total - m
+    order = np.argsort(score)  # ascending; tie order does not matter (groups are used)
+    s = score[order]
+    p = is_pos[order]
+    new_group = np.empty(n_total, dtype=bool)
+    new_group[0] = True
+    np.not_equal(s[1:], s[:-1], out=new_group[1:])
+    group = np.cumsum(new_group) - 1
+    n_groups = int(group[-1]) + 1
+    size = np.diff(np.append(np.flatnonzero(new_group), n_total))
+    pos_in = np.bincount(group[p], minlength=n_groups)
+    neg_in = size - pos_in
+    # V10 of a positive: negatives strictly below its score, plus half those tied with it
+    # (= pooled midrank minus midrank among positives); V01 of a negative: positives strictly
+    # above, plus half the tied ones (= 1 - (pooled midrank - midrank among negatives) / m).
+    neg_below = np.cumsum(neg_in) - neg_in
+    pos_above = m - np.cumsum(pos_in)
+    v10 = (neg_below + 0.5 * neg_in) / n
+    v01 = (pos_above + 0.5 * pos_in) / m
+    auc = float(np.dot(pos_in, v10) / m)
+    # One gather from a 2G lookup table (negatives' V01, then positives' V10), one scatter back.
+    lookup = np.concatenate([v01, v10])
+    group += p * n_groups
+    out = np.empty(n_total)
+    out[order] = lookup[group]
+    return auc, out
+
+
+def _binary_cases(y_true: Any, pos_label: Any, func: str) -> tuple[np.ndarray, Any]:
+    y = as_1d(as_array(y_true, "y_true"), f"{func} needs y_true of shape (n_samples,)")
+    if y.size == 0:
+        raise ValueError(f"{func} got empty input (0 cases).")
+    kind, classes = target_kind(y, "y_true")
+    if kind not in ("binary", "multiclass") or (kind == "multiclass" and pos_label is None):
+        hint = f" ({classes.size} classes: pass pos_label= to pick the positive one)" if kind == "multiclass" else ""
+        raise ValueError(f"{func} needs binary class labels in y_true; got {kind} targets{hint}.")
+    if classes.size < 2:
+        raise ValueError(
+            f"{func}: y_true holds a single class ({classes.tolist()}); the ROC AUC and DeLong's "
+            "variance need both positive and negative cases."
+        )
+    pos_label = _resolve_pos_label(pos_label, classes, func)
+    is_pos = _is_label(y, pos_label)
+    m = int(np.count_nonzero(is_pos))
+    if m == 0:
+        raise ValueError(f"{func}: pos_label={pos_label!r} does not occur in y_true (labels {classes.tolist()}).")
+    n = y.size - m
+    if m < 2 or n < 2:
+        raise ValueError(
+            f"{func}: DeLong's variance needs at least 2 positive and 2 negative cases; got {m} "
+            f"positive and {n} negative."
+        )
+    return is_pos, pos_label
+
+
+def _scores(y_score: Any, name: str, func: str) -> np.ndarray:
+    s = as_score_array(y_score, name)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = s[:, 0]
+    if s.ndim != 1:
+        raise ValueError(
+            f"{func} needs one score per case ({name} of shape (n_samples,)), got shape {s.shape}; "
+            "for class probabilities pass the positive class's column."
+        )
+    return np.ascontiguousarray(s, dtype=np.float64)
+
+
+def _variance_parts(is_pos: np.ndarray, placements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(S10, S01): covariance matrices (ddof 1) of the placements over positives and negatives.
+
+    ``placements`` has shape (r, n_cases) for r score columns.
+    """
+    pos = placements[:, is_pos]
+    neg = placements[:, ~is_pos]
+    return np.atleast_2d(np.cov(pos)), np.atleast_2d(np.cov(neg))
+
+
+def _auc_se(is_pos: np.ndarray, v: np.ndarray) -> float:
+    m = int(np.count_nonzero(is_pos))
+    n = is_pos.size - m
+    s10, s01 = _variance_parts(is_pos, v[None])
+    return math.sqrt(max(float(s10[0, 0] / m + s01[0, 0] / n), 0.0))
+
+
+# ------------------------------------------------------------------------------------------
+# public API
+# ------------------------------------------------------------------------------------------
+def delong_auc_ci(
+    y_true: Any, y_score: Any, *, level: float = 0.95, pos_label: Any = None, sample_weight: Any = None
+) -> ConfidenceInterval:
+    """Confidence interval of a ROC AUC by DeLong's variance (pROC's default ``ci.auc``).
+
+    ``AUC +/- z * se``, clipped to [0, 1]. Scores all equal (or every placement equal): the
+    variance is 0 and the interval collapses to the AUC, as in pROC. Needs at least two cases of
+    each class.
+
+    >>> ci = delong_auc_ci([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
+    (0.8889, 0.5809, 1.0)
+    """
+    if sample_weight is not None:
+        raise ValueError(_UNWEIGHTED)
+    level = check_level(level)
+    is_pos, _ = _binary_cases(y_true, pos_label, "delong_auc_ci")
+    s = _scores(y_score, "y_score", "delong_auc_ci")
+    check_consistent_length(y_true=is_pos, y_score=s)
+    auc, v = delong_placements(is_pos, s)
+    from scipy.special import ndtri
+
+    half = float(ndtri(0.5 + level / 2)) * _auc_se(is_pos, v)
+    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc)
+
+
+def _normal_p(z: float, alternative: str) -> float:
+    from scipy.special import ndtr
+
+    if alternative == "greater":
+        return float(ndtr(-z))
+    if alternative == "less":
+        return float(ndtr(z))
+    return float(min(1.0, 2 * ndtr(-abs(z))))
+
+
+def _t_p(t: float, df: float, alternative: str) -> float:
+    from scipy import stats
+
+    if alternative == "greater":
+        return float(stats.t.sf(t, df))
+    if alternative == "less":
+        return float(stats.t.cdf(t, df))
+    return float(min(1.0, 2 * stats.t.sf(abs(t), df)))
+
+
+def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float, float], df: float | None):
+    """level -> (low, high): estimate +/- quantile * se; one-sided for one-sided alternatives."""
+    from scipy import stats
+
+    def interval(level: float) -> tuple[float, float]:
+        q = level if alternative != "two-sided" else 0.5 + level / 2
+        crit = float(stats.norm.ppf(q) if df is None else stats.t.ppf(q, df))
+        low, high = estimate - crit * se, estimate + crit * se
+        if alternative == "less":
+            low = bounds[0]
+        elif alternative == "greater":
+            high = bounds[1]
+        return max(bounds[0], low), min(bounds[1], high)
+
+    return interval
+
+
+def _degenerate(diff: float, notes: list[str]) -> tuple[float, float]:
+    """(statistic, p-value) when the standard error is 0."""
+    if diff == 0:
+        notes.append("the AUCs are equal and DeLong's variance is 0 (identical or constant "
+                     "placements): no difference to test, statistic 0, p = 1.")
+        return 0.0, 1.0
+    notes.append("DeLong's variance is 0 (every placement value is the same, e.g. perfectly "
+                 "separating or constant scores) but the AUCs differ: the statistic is infinite "
+                 "and p = 0 (two-sided), a degenerate result.")
+    return math.copysign(math.inf, diff), math.nan
+
+
+def delong(
+    y_true: Any,
+    y_score_a: Any,
+    y_score_b: Any = None,
+    *,
+    y_true_b: Any = None,
+    pos_label: Any = None,
+    alternative: str = "two-sided",
+    paired: bool | None = None,
+    sample_weight: Any = None,
+) -> TestResult:
+    """DeLong's test comparing ROC AUCs: ``AUC(y_score_a) - AUC(y_score_b)``.
+
+    * Same cases (``paired``, the default when ``y_true_b`` is not given): the test for two
+      correlated AUCs, ``z = (A - B) / sqrt(var A + var B - 2 cov)``, normal p-value
+      (pROC's "DeLong's test for two correlated ROC curves").
+    * Independent samples (``paired=False``; give ``y_true_b`` when the second score belongs to
+      another sample): ``D = (A - B) / sqrt(var A + var B)`` on Welch-type degrees of freedom,
+      t p-value (pROC's unpaired DeLong test).
+    * One score only: the test of ``AUC = 1/2`` with DeLong's variance (estimate: the AUC).
+
+    ``alternative="greater"``: AUC of A larger. The estimate's interval uses the same standard
+    error (normal, or t for the unpaired test; one-sided for one-sided alternatives).
+    ``extra`` holds ``auc_a``, ``auc_b`` and ``se``. Equal AUCs with zero variance (identical
+    scores): statistic 0, p = 1 with a note. Unweighted only.
+
+    >>> r = delong([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> r.statistic, r.pvalue
+    (0.0, 1.0)
+    """
+    if sample_weight is not None:
+        raise ValueError(_UNWEIGHTED)
+    check_alternative(alternative)
+    if paired is None:
+        paired = y_true_b is None
+    is_pos, pos_label = _binary_cases(y_true, pos_label, "delong")
+    sa = _scores(y_score_a, "y_score_a", "delong")
+    check_consistent_length(y_true=is_pos, y_score_a=sa)
+    notes: list[str] = []
+    auc_a, va = delong_placements(is_pos, sa)
+    if y_score_b is None:
+        if y_true_b is not None:
+            raise ValueError("delong: y_true_b was given without y_score_b.")
+        return _one_sample(is_pos, auc_a, va, alternative, notes)
+    sb = _scores(y_score_b, "y_score_b", "delong")
+    if y_true_b is None:
+        if sb.size != sa.size:
+            raise ValueError(
+                f"delong: y_score_a has {sa.size} scores but y_score_b has {sb.size}. Scores of the "
+                "same cases must have the same length; for two independent samples pass "
+                "y_true_b= (and paired=False)."
+            )
+        is_pos_b = is_pos
+    else:
+        if paired:
+            raise ValueError(
+                "delong: paired=True compares two scores of the same cases, but y_true_b gives a "
+                "second sample; use paired=False (or drop y_true_b)."
+            )
+        is_pos_b, _ = _binary_cases(y_true_b, pos_label, "delong")
+        check_consistent_length(y_true_b=is_pos_b, y_score_b=sb)
+    auc_b, vb = delong_placements(is_pos_b, sb)
+    diff = auc_a - auc_b
+    extra: dict[str, Any] = {"auc_a": auc_a, "auc_b": auc_b}
+    if paired:
+        m = int(np.count_nonzero(is_pos))
+        n = is_pos.size - m
+        s10, s01 = _variance_parts(is_pos, np.vstack([va, vb]))
+        s = s10 / m + s01 / n
+        var = float(s[0, 0] + s[1, 1] - 2 * s[0, 1])
+        se = math.sqrt(max(var, 0.0))
+        df = None
+        method = "DeLong's test for two correlated ROC curves"
+    else:
+        var_a = _auc_se(is_pos, va) ** 2
+        var_b = _auc_se(is_pos_b, vb) ** 2
+        se = math.sqrt(var_a + var_b)
+        # Welch-Satterthwaite-type degrees of freedom over the total sample sizes (as pROC).
+        den = var_a**2 / (is_pos.size - 1) + var_b**2 / (is_pos_b.size - 1)
+        df = (var_a + var_b) ** 2 / den if den > 0 else math.inf
+        method = "DeLong's test for two independent ROC curves"
+    extra["se"] = se
+    if se > 0:
+        statistic = diff / se
+        pvalue = _normal_p(statistic, alternative) if df is None else _t_p(statistic, df, alternative)
+    else:
+        statistic, pvalue = _degenerate(diff, notes)
+        if math.isnan(pvalue):
+            pvalue = _normal_p(statistic, alternative)
+    return TestResult(
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        method=method,
+        alternative=alternative,
+        estimate=diff,
+        estimate_name="AUC difference (A - B)",
+        df=df,
+        interval=_interval(diff, se, alternative, (-1.0, 1.0), df),
+        interval_method="DeLong (normal)" if df is None else "DeLong (t, Welch-type df)",
+        notes=tuple(notes),
+        extra=extra,
+    )
+
+
+def _one_sample(is_pos: np.ndarray, auc: float, v: np.ndarray, alternative: str, notes: list[str]) -> TestResult:
+    se = _auc_se(is_pos, v)
+    diff = auc - 0.5
+    if se > 0:
+        statistic = diff / se
+        pvalue = _normal_p(statistic, alternative)
+    else:
+        statistic, pvalue = _degenerate(diff, notes)
+        if math.isnan(pvalue):
+            pvalue = _normal_p(statistic, alternative)
+    return TestResult(
+        statistic=float(statistic),
+        pvalue=float(pvalue),
+        method="DeLong's test of AUC = 0.5",
+        alternative=alternative,
+        estimate=auc,
+        estimate_name="AUC",
+        interval=_interval(auc, se, alternative, (0.0, 1.0), None),
+        interval_method="DeLong (normal)",
+        notes=tuple(notes),
+        extra={"auc_a": auc, "se": se},
+    )
