@@ -28,6 +28,8 @@ DEFAULT_README = HERE.parent / "README.md"
 DEFAULT_TABLE = HERE / "results" / "table.md"
 EVALUATE_TABLE = HERE / "results" / "evaluate_table.md"
 EVALUATE_MARKERS = ("<!-- EVALUATE-TABLE:START -->", "<!-- EVALUATE-TABLE:END -->")
+STATS_TABLE = HERE / "results" / "stats_table.md"
+STATS_MARKERS = ("<!-- STATS-TABLE:START -->", "<!-- STATS-TABLE:END -->")
 
 
 class MarkerError(ValueError):
@@ -77,6 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             evaluate_table = _read(EVALUATE_TABLE, "evaluate benchmark table",
                                    " (run `python benchmarks/evaluate_bench.py` first)")
             updated = replace_block(updated, evaluate_table, *EVALUATE_MARKERS)
+            stats_table = _read(STATS_TABLE, "stats benchmark table", " (run `python benchmarks/stats_table.py` first)")
+            updated = replace_block(updated, stats_table, *STATS_MARKERS)
     except MarkerError as exc:
         raise SystemExit(f"error: {args.readme}: {exc}") from None
     if updated == readme:
