@@ -362,8 +362,9 @@ def test_compare_two_models_with_paired_tests(tmp_path: Path) -> None:
     pd.DataFrame({"truth": y, "pa": a, "pb": b, "hard": (b >= 0.5).astype(int)}).to_csv(path, index=False)
     out = tmp_path / "cmp.json"
     r = run("compare", path, "--y-true", "truth", "--model", "A=pa", "--model", "B=pb", "--model", "H=hard",
-            "--n-resamples", "300", "--json", out)
+            "--n-resamples", "300", "--json", out, "--html", tmp_path / "cmp.html")
     assert r.returncode == 0, r.stderr
+    assert '<section id="tests">' in (tmp_path / "cmp.html").read_text(encoding="utf-8")
     assert "Paired tests" in r.stdout and "McNemar" in r.stdout and "DeLong" in r.stdout
     data = json.loads(out.read_text())
     assert [m["name"] for m in data["models"]] == ["A", "B", "H"]

@@ -274,7 +274,8 @@ class _Outputs:
                 raise OutputError(f"--png {self.png}: folder {parent} does not exist")
 
     def write(self, evaluations: list[Evaluation], title: str, console: Console,
-              json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None) -> None:
+              json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None,
+              html_tests: list[dict[str, Any]] | None = None) -> None:
         """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
         intervals) replace the evaluations in the HTML page."""
         from .atomic import atomic_write
@@ -287,7 +288,7 @@ class _Outputs:
             if self.html is not None:
                 from .report.html import render_html
 
-                html_text = render_html(html_items or evaluations, title=title)
+                html_text = render_html(html_items or evaluations, title=title, tests=html_tests)
             if self.png is not None:
                 parent = self.png.parent if str(self.png.parent) else Path(".")
                 tmp = Path(tempfile.mkdtemp(prefix=".clfeval-png-", dir=parent))
@@ -377,7 +378,7 @@ def _compare(args: argparse.Namespace) -> int:
     extra = {"tests": [{"model_a": a, "model_b": b, "test": t, "result": r.to_dict(args.level)}
                        for a, b, t, r in tests]}
     outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,
-                  json_extra=extra)
+                  json_extra=extra, html_tests=extra["tests"])
     return 0
 
 

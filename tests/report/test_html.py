@@ -578,3 +578,19 @@ def test_intervals_appear_under_the_values():
     assert f'data-low="{acc["low"]!r}" data-high="{acc["high"]!r}" title="Wilson score"' in page
     assert "its 90% confidence interval" in page
     assert 'class="ci"' not in render_html(ev)
+
+
+def test_paired_tests_section():
+    from clfeval.stats import mcnemar
+
+    y = [0, 1, 1, 0, 1, 0, 1, 1]
+    a, b = [0, 1, 1, 0, 1, 1, 1, 1], [0, 1, 0, 0, 1, 0, 0, 1]
+    evs = [clfeval.evaluate(y, a, name="A"), clfeval.evaluate(y, b, name="B</td>")]
+    r = mcnemar(y, a, b)
+    tests = [{"model_a": "A", "model_b": "B</td>", "test": "McNemar (accuracy)", "result": r.to_dict()}]
+    page = render_html(evs, tests=tests)
+    assert '<section id="tests">' in page and 'href="#tests"' in page
+    assert "A vs B&lt;/td&gt;" in page and "B</td>" not in page
+    assert f'data-value="{r.pvalue!r}"' in page
+    assert f"{r.estimate:+.4f}" in page
+    assert '<section id="tests">' not in render_html(evs)

@@ -865,7 +865,37 @@ def _model_section(m: _Model, fig: dict[str, Any] | None, multi: bool) -> str:
     return "".join(parts)
 
 
-def _chunks(models: list[_Model], title: str | None, plotly_js: str) -> Iterator[str]:
+def _tests_section(tests: Sequence[Mapping[str, Any]]) -> str:
+    """The paired tests of a comparison: one row per (model a, model b, test)."""
+    rows = []
+    for t in tests:
+        r = t["result"]
+        ci = r.get("confidence_interval")
+        interval = _DASH if not ci else f"{_fmt(ci['low'])} to {_fmt(ci['high'])}"
+        p = _num(r.get("pvalue"))
+        p_text = _DASH if p is None or math.isnan(p) else ("&lt; 0.0001" if p < 1e-4 else f"{p:.4f}")
+        est = _num(r.get("estimate"))
+        rows.append(
+            f'<tr data-test="{_esc(t["test"])}"><th scope="row">{_esc(t["model_a"])} vs {_esc(t["model_b"])}</th>'
+            f'<td class="text">{_esc(t["test"])}</td><td>{_DASH if est is None else f"{est:+.4f}"}</td>'
+            f'<td title="{_esc((ci or {}).get("method", ""))}">{interval}</td>'
+            f'<td>{_fmt(r.get("statistic"))}</td><td data-value="{_esc(repr(p))}">{p_text}</td></tr>'
+        )
+        for note in r.get("notes") or []:
+            rows.append(f'<tr class="note"><td colspan="6">{_esc(note)}</td></tr>')
+    return (
+        '<section id="tests"><h2>Paired tests</h2><p class="hint">The models were evaluated on the same cases; '
+        "each row tests whether model a and model b differ (estimate = a minus b, with its confidence "
+        "interval; hover it for the method).</p>"
+        '<div class="table-wrap"><table class="numbers tests"><thead><tr><th scope="col">models</th>'
+        '<th scope="col">test</th><th scope="col">estimate</th><th scope="col">interval</th>'
+        '<th scope="col">statistic</th><th scope="col">p-value</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div></section>\n"
+    )
+
+
+def _chunks(models: list[_Model], title: str | None, plotly_js: str,
+            tests: Sequence[Mapping[str, Any]] | None = None) -> Iterator[str]:
     """The page, piece by piece (so a file can be written without joining 5 MB first)."""
     multi = len(models) > 1
     figs = _figures(models)
@@ -881,6 +911,7 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str) -> Iterator
     has_curves = any(m.curves("roc") or m.curves("pr") for m in models)
     has_3d = any(f["kind"] == "3d" for f in figs)
     toc = [("summary", "Comparison")] if multi else []
+    toc += [("tests", "Paired tests")] if tests else []
     toc += [(f"model-{m.index + 1}", m.name if multi else "Results") for m in models]
     toc += [("curves", "ROC and PR curves")] if has_curves else []
     toc += [("threshold-views", "Threshold views (3-D)")] if has_3d else []
@@ -895,6 +926,8 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str) -> Iterator
     )
     if multi:
         yield f'<section id="summary"><h2>Comparison</h2>{_comparison_table(models)}</section>\n'
+    if tests:
+        yield _tests_section(tests)
     for m in models:
         yield _model_section(m, by_id.get(f"confusion-{m.index + 1}"), multi) + "\n"
 
@@ -938,8 +971,10 @@ def _figures_json(figs: list[dict[str, Any]]) -> str:
 # -- public API ----------------------------------------------------------------------------------------
 
 
-def render_html(evaluations: Any, title: str | None = None) -> str:
-    """The report page as a string (see :func:`write_html`).
+def render_html(evaluations: Any, title: str | None = None,
+                tests: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The report page as a string (see :func:`write_html`). ``tests``: paired tests to show after
+    the comparison, each {"model_a", "model_b", "test", "result": TestResult.to_dict()}.
 
     >>> import clfeval
     >>> page = render_html(clfeval.evaluate(["a", "b", "b"], ["a", "b", "a"], name="<m>"))
@@ -947,7 +982,7 @@ def render_html(evaluations: Any, title: str | None = None) -> str:
     True
     """
     models = _models(evaluations)
-    return "".join(_chunks(models, title, _plotly_js()))
+    return "".join(_chunks(models, title, _plotly_js(), tests))
 
 
 def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None = None) -> Path:

@@ -86,6 +86,8 @@ table.numbers tbody.summary th, table.numbers tbody.summary td { background: var
 table.numbers tbody.summary th[scope="row"] { font-style: italic; font-weight: 500; }
 table.numbers td.undefined { color: var(--muted); }
 table.numbers td.best { background: var(--best); font-weight: 600; }
+table.tests td.text, table.tests tr.note td { text-align: left; }
+table.tests tr.note td { color: var(--muted); font-size: 0.85em; padding-left: 2em; }
 .ci { display: block; color: var(--muted); font-size: 0.78em; font-weight: normal; white-space: nowrap; }
 table.numbers tbody tr:hover > * { background: #eef3fb; }
 ul.notes { color: var(--muted); font-size: 0.9rem; margin: 4px 0 16px; padding-left: 20px; }
