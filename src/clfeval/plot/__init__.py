@@ -15,6 +15,7 @@ Each display computes once (``from_evaluation``, ``from_predictions``) and draws
 
 from __future__ import annotations
 
+from .cd_diagram import CriticalDifferenceDisplay
 from .confusion import ConfusionMatrixDisplay
 from .ovr import OneVsRestDisplay
 from .pr import PrecisionRecallDisplay
@@ -24,6 +25,7 @@ from .threshold3d import ThresholdCurve3DDisplay
 
 __all__ = [
     "ConfusionMatrixDisplay",
+    "CriticalDifferenceDisplay",
     "RocCurveDisplay",
     "PrecisionRecallDisplay",
     "OneVsRestDisplay",

@@ -1,8 +1,13 @@
 """Hypothesis tests and model comparison, with results in the manner of ``scipy.stats``.
 
 Two classifiers on the same cases: :func:`mcnemar`, :func:`delong`, :func:`paired_bootstrap_test`,
-:func:`paired_permutation_test`. Intervals of single numbers: :func:`delong_auc_ci` and
-:mod:`clfeval.uncertainty` (:func:`bootstrap_ci`).
+:func:`paired_permutation_test`. Two learning algorithms across resamplings:
+:func:`paired_ttest_5x2cv`, :func:`combined_ftest_5x2cv`, :func:`corrected_resampled_ttest`,
+:func:`corrected_repeated_kfold_ttest` (and, under a name that warns, the uncorrected test).
+Several classifiers over several data sets (Demšar 2006): :func:`wilcoxon`, :func:`sign_test`,
+:func:`friedman` (with Iman-Davenport), :func:`nemenyi`, :func:`bonferroni_dunn`, :func:`holm`;
+an error rate against a hypothesised rate: :func:`binomial_test`. Intervals of single numbers:
+:func:`delong_auc_ci` and :mod:`clfeval.uncertainty` (:func:`bootstrap_ci`).
 
 >>> from clfeval.stats import mcnemar
 >>> mcnemar([1, 1, 0, 0, 1, 0], [1, 1, 0, 1, 1, 0], [0, 1, 0, 0, 0, 0]).pvalue
@@ -16,15 +21,36 @@ from ._result import ConfidenceInterval, TestResult
 from .delong import delong, delong_auc_ci
 from .mcnemar import mcnemar, mcnemar_table
 from .paired import paired_bootstrap_test, paired_permutation_test
+from .ranks import binomial_test, bonferroni_dunn, friedman, holm, holm_control, nemenyi, sign_test, wilcoxon
+from .resampled import (
+    combined_ftest_5x2cv,
+    corrected_repeated_kfold_ttest,
+    corrected_resampled_ttest,
+    paired_ttest_5x2cv,
+    uncorrected_resampled_ttest,
+)
 
 __all__ = [
     "ConfidenceInterval",
     "TestResult",
+    "binomial_test",
+    "bonferroni_dunn",
     "bootstrap_ci",
+    "combined_ftest_5x2cv",
+    "corrected_repeated_kfold_ttest",
+    "corrected_resampled_ttest",
     "delong",
     "delong_auc_ci",
+    "friedman",
+    "holm",
+    "holm_control",
     "mcnemar",
     "mcnemar_table",
+    "nemenyi",
     "paired_bootstrap_test",
     "paired_permutation_test",
+    "paired_ttest_5x2cv",
+    "sign_test",
+    "uncorrected_resampled_ttest",
+    "wilcoxon",
 ]

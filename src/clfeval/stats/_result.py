@@ -112,5 +112,21 @@ class TestResult:
                                "estimate_name": self.estimate_name, "df": self.df, "notes": list(self.notes)}
         if self.interval is not None:
             out["confidence_interval"] = self.confidence_interval(level).to_dict()
-        out.update(self.extra)
+        out.update({k: _plain(v, level) for k, v in self.extra.items()})
         return out
+
+
+def _plain(value: Any, level: float) -> Any:
+    """Nested results, arrays and tuples as plain Python (for JSON)."""
+    if hasattr(value, "to_dict"):
+        try:
+            return value.to_dict(level)
+        except TypeError:
+            return value.to_dict()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, level) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v, level) for k, v in value.items()}
+    return value
