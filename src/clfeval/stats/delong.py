@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from ._common import normal_pvalue, t_pvalue
 from ..labels import as_1d, as_array, as_score_array, check_consistent_length, target_kind
 from ..metrics.ranking import _is_label, _resolve_pos_label
 from ._result import ConfidenceInterval, TestResult, check_alternative, check_level
@@ -172,26 +173,6 @@ def delong_auc_ci(
     return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc)
 
 
-def _normal_p(z: float, alternative: str) -> float:
-    from scipy.special import ndtr
-
-    if alternative == "greater":
-        return float(ndtr(-z))
-    if alternative == "less":
-        return float(ndtr(z))
-    return float(min(1.0, 2 * ndtr(-abs(z))))
-
-
-def _t_p(t: float, df: float, alternative: str) -> float:
-    from scipy import stats
-
-    if alternative == "greater":
-        return float(stats.t.sf(t, df))
-    if alternative == "less":
-        return float(stats.t.cdf(t, df))
-    return float(min(1.0, 2 * stats.t.sf(abs(t), df)))
-
-
 def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float, float], df: float | None):
     """level -> (low, high): estimate +/- quantile * se; one-sided for one-sided alternatives."""
     from scipy import stats
@@ -305,11 +286,11 @@ def delong(
     extra["se"] = se
     if se > 0:
         statistic = diff / se
-        pvalue = _normal_p(statistic, alternative) if df is None else _t_p(statistic, df, alternative)
+        pvalue = normal_pvalue(statistic, alternative) if df is None else t_pvalue(statistic, df, alternative)
     else:
         statistic, pvalue = _degenerate(diff, notes)
         if math.isnan(pvalue):
-            pvalue = _normal_p(statistic, alternative)
+            pvalue = normal_pvalue(statistic, alternative)
     return TestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),
@@ -330,11 +311,11 @@ def _one_sample(is_pos: np.ndarray, auc: float, v: np.ndarray, alternative: str,
     diff = auc - 0.5
     if se > 0:
         statistic = diff / se
-        pvalue = _normal_p(statistic, alternative)
+        pvalue = normal_pvalue(statistic, alternative)
     else:
         statistic, pvalue = _degenerate(diff, notes)
         if math.isnan(pvalue):
-            pvalue = _normal_p(statistic, alternative)
+            pvalue = normal_pvalue(statistic, alternative)
     return TestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),

@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._common import as_finite_floats
 from ._result import TestResult, check_alternative
 
 __all__ = [
@@ -59,28 +60,14 @@ _RTOL = 64 * np.finfo(np.float64).eps
 # ---------------------------------------------------------------------------------------------
 # input
 # ---------------------------------------------------------------------------------------------
-def _as_float(x: Any, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}.") from None
-    if not np.all(np.isfinite(arr)):
-        bad = np.flatnonzero(~np.isfinite(arr.ravel()))
-        raise ValueError(
-            f"{name} holds {bad.size} non-finite value(s) (NaN or infinity), the first at flat position "
-            f"{bad[0]}; drop that data set or fill in its score."
-        )
-    return arr
-
-
 def _paired(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, float]:
     """(A - B per data set, scale for tolerances); ``scores_b=None``: ``scores_a`` are the differences."""
-    a = _as_float(scores_a, "scores_a")
+    a = as_finite_floats(scores_a, "scores_a")
     if scores_b is None:
         d = a
         scale = float(np.max(np.abs(a), initial=0.0))
     else:
-        b = _as_float(scores_b, "scores_b")
+        b = as_finite_floats(scores_b, "scores_b")
         if a.shape != b.shape:
             raise ValueError(
                 f"scores_a and scores_b must have the same shape (n_datasets,), got {a.shape} and {b.shape}."
@@ -95,7 +82,7 @@ def _paired(scores_a: Any, scores_b: Any) -> tuple[np.ndarray, float]:
 
 
 def _score_table(scores: Any) -> np.ndarray:
-    s = _as_float(scores, "scores")
+    s = as_finite_floats(scores, "scores")
     if s.ndim != 2:
         raise ValueError(
             f"scores must have shape (n_datasets, n_classifiers), got an array of shape {s.shape}."
@@ -145,7 +132,7 @@ def _ranks_or_scores(
     scores: Any, n_datasets: int | None, higher_is_better: bool
 ) -> tuple[np.ndarray, int]:
     """(average ranks, N) from a score table (2-D) or from average ranks (1-D) and ``n_datasets``."""
-    arr = _as_float(scores, "scores")
+    arr = as_finite_floats(scores, "scores")
     if arr.ndim == 2:
         s = _score_table(arr)
         if n_datasets is not None and int(n_datasets) != s.shape[0]:
@@ -648,7 +635,7 @@ def holm(pvalues: Any, alpha: float = 0.05) -> MultipleComparison:
     ([0.048, 0.048, 0.609], (True, True, False))
     """
     alpha = _check_alpha(alpha)
-    p = _as_float(pvalues, "pvalues")
+    p = as_finite_floats(pvalues, "pvalues")
     if p.ndim != 1 or p.size == 0:
         raise ValueError(f"pvalues must be a non-empty 1-D array of p-values, got shape {p.shape}.")
     if np.any((p < 0) | (p > 1)):

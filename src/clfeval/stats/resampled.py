@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ._common import as_finite_floats, t_pvalue
 from ._result import TestResult, check_alternative
 
 __all__ = [
@@ -45,11 +46,11 @@ def _differences(scores_a: Any, scores_b: Any, shape: tuple[int, ...] | None, wh
 
     ``shape``: the exact shape expected (None: any 1-D or 2-D shape, flattened by the caller).
     """
-    a = _as_float(scores_a, "scores_a")
+    a = as_finite_floats(scores_a, "scores_a")
     if scores_b is None:
         d = a
     else:
-        b = _as_float(scores_b, "scores_b")
+        b = as_finite_floats(scores_b, "scores_b")
         if a.shape != b.shape:
             raise ValueError(
                 f"scores_a and scores_b must have the same shape ({what}); got {a.shape} and {b.shape}."
@@ -58,30 +59,6 @@ def _differences(scores_a: Any, scores_b: Any, shape: tuple[int, ...] | None, wh
     if shape is not None and d.shape != shape:
         raise ValueError(f"expected scores of shape {shape} ({what}), got shape {d.shape}.")
     return d
-
-
-def _as_float(x: Any, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of numbers, got {type(x).__name__}.") from None
-    if not np.all(np.isfinite(arr)):
-        bad = np.flatnonzero(~np.isfinite(arr.ravel()))
-        raise ValueError(
-            f"{name} holds {bad.size} non-finite value(s) (NaN or infinity), the first at flat "
-            f"position {bad[0]}; every split needs a score."
-        )
-    return arr
-
-
-def _t_pvalue(t: float, df: float, alternative: str) -> float:
-    from scipy import stats
-
-    if alternative == "greater":
-        return float(stats.t.sf(t, df))
-    if alternative == "less":
-        return float(stats.t.cdf(t, df))
-    return float(min(1.0, 2.0 * stats.t.sf(abs(t), df)))
 
 
 def _t_interval(centre: float, se: float, df: float, alternative: str) -> Callable[[float], tuple[float, float]]:
@@ -113,12 +90,12 @@ def _t_result(
     elif se == 0.0:
         # Every difference is the same non-zero number: no spread to compare it with.
         t = math.copysign(math.inf, numerator) if numerator != 0 else 0.0
-        p = _t_pvalue(t, df, alternative) if numerator != 0 else 1.0
+        p = t_pvalue(t, df, alternative) if numerator != 0 else 1.0
         notes = ("the differences have zero variance: the t statistic is infinite (p = 0 in the "
                  "direction of the difference); more splits or a finer score would help",)
     else:
         t = numerator / se
-        p = _t_pvalue(t, df, alternative)
+        p = t_pvalue(t, df, alternative)
     return TestResult(
         statistic=float(t), pvalue=float(p), method=method, alternative=alternative,
         estimate=float(numerator), estimate_name=estimate_name, df=float(df),
