@@ -112,3 +112,21 @@ def test_logit_ap_interval_is_boyds_formula():
     assert ev.ci("average_precision").method == "logit (Boyd et al. 2013)"
     boot = ev.ci("average_precision", method="bootstrap", n_resamples=300, seed=2)
     assert boot.estimate == ap and boot.low <= ap <= boot.high
+
+
+def test_band_of_the_main_curve_and_bad_requests():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 400)
+    s = rng.random((400, 3)) + np.eye(3)[y] * 0.5
+    ev = quiet(y, y_score=s)
+    grid = np.linspace(0, 1, 11)
+    band = ev.band("roc", grid=grid, n_resamples=300, seed=1)
+    micro = ev.roc["micro"]
+    assert band.estimate == pytest.approx(np.interp(grid, micro.x, micro.y), abs=0.02)  # the micro curve
+    assert np.all(band.low <= band.estimate + 1e-12) and np.all(band.estimate <= band.high + 1e-12)
+    pr = ev.band("pr", curve="1", grid=grid, n_resamples=200)
+    assert pr.kind == "pr" and pr.x.tolist() == grid.tolist()
+    with pytest.raises(ValueError, match="macro curve"):
+        ev.band("roc", curve="macro")
+    with pytest.raises(ValueError, match="no scores"):
+        quiet([0, 1], [0, 1]).band()

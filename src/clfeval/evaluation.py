@@ -356,6 +356,35 @@ class Evaluation:
                                            cis[0].method, np.array([c.estimate for c in cis]))
         return out
 
+    def band(self, kind: str = "roc", curve: str | None = None, *, grid: Any = None, level: float = 0.95,
+             n_resamples: int = 2000, seed: Any = 0) -> Any:
+        """Pointwise bootstrap confidence band of a ROC (``kind="roc"``: TPR at each FPR of
+        ``grid``) or PR curve (precision at each recall), resampling the score cells.
+
+        ``curve``: a class name or "micro" (default: the main curve). Long rankings are grouped
+        into evenly spread score groups first (see :mod:`clfeval.area_intervals`).
+
+        >>> ev = evaluate([0, 1, 1, 0, 1, 0, 1, 0], y_score=[.1, .9, .7, .3, .6, .4, .2, .8])
+        >>> b = ev.band("roc", grid=[0.0, 0.5, 1.0], n_resamples=200)
+        >>> b.estimate.tolist()
+        [0.25, 0.75, 1.0]
+        """
+        from .area_intervals import BOOTSTRAP_MAX_SCORES
+        from .uncertainty import pr_band, roc_band
+
+        if kind not in ("roc", "pr"):
+            raise ValueError(f"kind must be 'roc' or 'pr', got {kind!r}.")
+        if self.rankings is None:
+            raise ValueError("this evaluation has no scores, so it has no curves: pass y_score to evaluate().")
+        name = curve if curve is not None else (self._main_name() if self.task == "binary" else "micro")
+        ranking = self.ranking(name)
+        if ranking is None:
+            raise ValueError("the macro curve is an average of curves and has no band; pick a class or 'micro'.")
+        if ranking.scores.size > BOOTSTRAP_MAX_SCORES:
+            ranking = ranking.coarsened(ranking.cut_points(BOOTSTRAP_MAX_SCORES))
+        make = roc_band if kind == "roc" else pr_band
+        return make(ranking, grid, level=level, n_resamples=n_resamples, seed=seed)
+
     def ci(
         self,
         metric: str,
