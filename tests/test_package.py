@@ -63,3 +63,10 @@ def test_module_entry_point_is_the_command():
 
 def test_version():
     assert clfeval.__version__.count(".") == 2
+
+
+@pytest.mark.parametrize("module", ["clfeval.uncertainty", "clfeval.stats", "clfeval.area_intervals",
+                                    "clfeval.cli", "clfeval.plot", "clfeval.report.html"])
+def test_every_module_imports_first_in_a_fresh_process(module):
+    code = f"import {module}; from clfeval.stats import bootstrap_ci, delong; import clfeval.uncertainty"
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)

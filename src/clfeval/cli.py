@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 __all__ = ["main", "build_parser"]
 
 PROG = "clfeval"
+#: modules of the optional extras (plot, report, files): missing ones get an install hint
+OPTIONAL_MODULES = {"matplotlib", "plotly", "rich", "pyarrow"}
 
 
 class UsageError(Exception):
@@ -133,7 +135,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit(2, f"{PROG}: error: {exc}\n")
     except (InputFileError, OutputError) as exc:
         return _fail(str(exc))
-    except ImportError as exc:
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in OPTIONAL_MODULES:
+            raise
         return _fail(f"{exc} (install the extras: pip install 'clfeval[all]')")
     except ValueError as exc:
         path = getattr(args, "file", None)

@@ -16,7 +16,8 @@ an error rate against a hypothesised rate: :func:`binomial_test`. Intervals of s
 
 from __future__ import annotations
 
-from ..uncertainty import bootstrap_ci
+from typing import Any
+
 from ._result import ConfidenceInterval, TestResult
 from .delong import delong, delong_auc_ci
 from .mcnemar import mcnemar, mcnemar_table
@@ -54,3 +55,13 @@ __all__ = [
     "uncorrected_resampled_ttest",
     "wilcoxon",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # bootstrap_ci lives in clfeval.uncertainty, which imports this package's result types:
+    # importing it lazily keeps either import order working
+    if name == "bootstrap_ci":
+        from ..uncertainty import bootstrap_ci
+
+        return bootstrap_ci
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
