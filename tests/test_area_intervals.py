@@ -130,3 +130,14 @@ def test_band_of_the_main_curve_and_bad_requests():
         ev.band("roc", curve="macro")
     with pytest.raises(ValueError, match="no scores"):
         quiet([0, 1], [0, 1]).band()
+
+
+def test_binary_headline_areas_get_the_positive_class_interval():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1, 0, 0])
+    s = np.array([0.1, 0.9, 0.4, 0.3, 0.8, 0.6, 0.7, 0.2, 0.35, 0.5])
+    ev = quiet(y, y_score=s)
+    data = ev.intervals()
+    for area in ("roc_auc", "average_precision"):
+        overall, per_class = data["overall"][area], data["per_class"][area]
+        assert overall.estimate == ev.report.overall[area]
+        assert (overall.low, overall.high) == (per_class.low[1], per_class.high[1])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import warnings
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -338,7 +339,13 @@ class Evaluation:
         out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
                                   seed=seed, beta=self._beta, labels=self.names)
         if self.rankings is not None:
-            out["per_class"].update(self._area_intervals(level, method, n_resamples, seed))
+            areas = self._area_intervals(level, method, n_resamples, seed)
+            out["per_class"].update(areas)
+            if self.task == "binary":  # the report's headline areas are the positive class's
+                i = self._pos_index()
+                for area, c in areas.items():
+                    out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
+                                                   estimate=float(c.estimate[i]))
         return out
 
     def _area_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
