@@ -86,7 +86,7 @@ def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
 
 
 #: rankings with more distinct scores are bootstrapped on this many evenly spread score groups
-BOOTSTRAP_MAX_SCORES = 20_000
+BOOTSTRAP_MAX_SCORES = 4_000
 
 
 def ranking_area_intervals(
