@@ -348,6 +348,8 @@ def test_report_with_intervals(binary_csv: Path, tmp_path: Path) -> None:
     assert data["intervals"]["level"] == 0.9
     r = run("report", binary_csv, "--ci", "--level", "1.5")
     assert_one_line_error(r, 2, "--level 1.5: must be between 0 and 1")
+    r = run("report", binary_csv, "--ci", "--sample-weight", "score")
+    assert_one_line_error(r, 2, "--ci with --sample-weight")
 
 
 def test_compare_two_models_with_paired_tests(tmp_path: Path) -> None:

@@ -166,6 +166,8 @@ def _check_level(level: float) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     _check_level(args.level)
+    if args.ci is not None and args.sample_weight is not None:
+        raise UsageError("--ci with --sample-weight: intervals of weighted evaluations are not available yet")
     outputs = _Outputs(args.json, args.html, args.png)
     data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                             sample_weight=args.sample_weight, progress=args.progress)
