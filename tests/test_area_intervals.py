@@ -141,3 +141,28 @@ def test_binary_headline_areas_get_the_positive_class_interval():
         overall, per_class = data["overall"][area], data["per_class"][area]
         assert overall.estimate == ev.report.overall[area]
         assert (overall.low, overall.high) == (per_class.low[1], per_class.high[1])
+
+
+def test_multilabel_intervals_per_label_and_micro():
+    import sklearn.metrics as skm
+
+    rng = np.random.default_rng(4)
+    y = rng.integers(0, 2, (150, 3))
+    p = np.where(rng.random((150, 3)) < 0.8, y, 1 - y)
+    ev = quiet(y, p)
+    mcm = skm.multilabel_confusion_matrix(y, p)  # (L, 2, 2) [[TN, FP], [FN, TP]]
+    data = ev.intervals()
+    for j in range(3):
+        tp, fn = mcm[j, 1, 1], mcm[j, 1, 0]
+        want = proportion_ci(tp, tp + fn)
+        assert (data["per_class"]["recall"].low[j], data["per_class"]["recall"].high[j]) == pytest.approx(
+            (want.low, want.high), abs=1e-15)
+        assert ev.ci("recall", label=j).estimate == pytest.approx(ev.report.rows[j]["recall"])
+    pooled = mcm.sum(axis=0)
+    want = proportion_ci(pooled[1, 1], pooled[1, 1] + pooled[0, 1])
+    got = ev.ci("precision", average="micro")
+    assert (got.low, got.high) == pytest.approx((want.low, want.high), abs=1e-15)
+    assert got.estimate == pytest.approx(ev.report.averages["micro"]["precision"])
+    with pytest.raises(ValueError, match="no 'macro' average"):
+        ev.ci("precision", average="macro")
+    assert data["notes"] and "labels share cases" in data["notes"][0]

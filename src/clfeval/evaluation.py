@@ -330,14 +330,14 @@ class Evaluation:
     def _intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
         from .uncertainty import confusion_intervals
 
-        if self.task == "multilabel":
-            raise ValueError("intervals of multilabel evaluations are not available yet; "
-                             "evaluate each label as a binary task to get them.")
         if self._sample_weight is not None:
             raise ValueError("intervals need counts of cases: this evaluation has sample weights "
                              "(weighted intervals are not available yet).")
-        out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
-                                  seed=seed, beta=self._beta, labels=self.names)
+        if self.task == "multilabel":
+            out = self._multilabel_intervals(level, method, n_resamples, seed)
+        else:
+            out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
+                                      seed=seed, beta=self._beta, labels=self.names)
         if self.rankings is not None:
             areas = self._area_intervals(level, method, n_resamples, seed)
             out["per_class"].update(areas)
@@ -347,6 +347,32 @@ class Evaluation:
                     out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
                                                    estimate=float(c.estimate[i]))
         return out
+
+    def _multilabel_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
+        """Each label's row from its own 2x2 table; micro from the pooled table. Labels share cases,
+        so macro, weighted and samples averages and the overall numbers get no interval (noted)."""
+        from .uncertainty import confusion_intervals
+
+        tables = self.confusion.sklearn_layout()  # (L, 2, 2): [[TN, FP], [FN, TP]]
+
+        def positive_rows(table: np.ndarray) -> dict[str, Any]:
+            d = confusion_intervals(table, level=level, method=method, n_resamples=n_resamples, seed=seed,
+                                    beta=self._beta, labels=["rest", "label"])
+            return {m: replace(ci, low=float(ci.low[1]), high=float(ci.high[1]), estimate=float(ci.estimate[1]))
+                    for m, ci in d["per_class"].items()}
+
+        rows = [positive_rows(t) for t in tables]
+        per_class = {
+            m: replace(rows[0][m], low=np.array([r[m].low for r in rows]), high=np.array([r[m].high for r in rows]),
+                       estimate=np.array([r[m].estimate for r in rows]))
+            for m in rows[0]
+        }
+        return {
+            "level": level, "method": method, "labels": list(self.names), "per_class": per_class,
+            "averages": {"micro": positive_rows(tables.sum(axis=0))}, "overall": {},
+            "notes": ["multilabel: labels share cases, so the macro, weighted and samples averages and the "
+                      "overall numbers have no interval yet; micro pools every label's table."],
+        }
 
     def _area_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
         """Per-class ROC AUC and AP intervals ((k,) arrays), by DeLong / bootstrap."""
