@@ -391,3 +391,22 @@ def test_compare_usage_errors(tmp_path: Path) -> None:
     assert_one_line_error(run("compare", path, "--y-true", "y", "--model", "A", "--model", "B=b"), 2, "NAME=COLUMN")
     assert_one_line_error(run("compare", path, "--y-true", "y", "--model", "A=a", "--model", "B=c"), 1,
                           "--model B 'c': no such column")
+
+
+def test_multiclass_report_intervals_include_the_averaged_auc(tmp_path: Path) -> None:
+    from clfeval.stats.delong import delong_average_ci
+
+    rng = np.random.default_rng(9)
+    n = 300
+    y = rng.integers(0, 3, n)
+    p = rng.random((n, 3)) + 0.7 * np.eye(3)[y]
+    p /= p.sum(axis=1, keepdims=True)
+    path = tmp_path / "mc.csv"
+    pd.DataFrame({"y_true": y, **{f"proba_{c}": p[:, c] for c in range(3)}}).to_csv(path, index=False)
+    out = tmp_path / "mc.json"
+    r = run("report", path, "--ci", "--json", out)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(out.read_text())["intervals"]["averages"]["macro"]["roc_auc"]
+    want = delong_average_ci(y, p)
+    assert (got["low"], got["high"]) == pytest.approx((want.low, want.high), abs=1e-12)
+    assert got["method"] == "DeLong (one-vs-rest influence functions, macro)"

@@ -183,12 +183,31 @@ def _report(args: argparse.Namespace) -> int:
     print_evaluation(ev, console)
     extra = None
     if args.ci is not None:
+        intervals = _with_average_auc_intervals(ev, data, ev.intervals(args.level, method=args.ci), args.level)
         console.print()
-        print_intervals(ev, ev.intervals(args.level, method=args.ci), console)
-        extra = {"intervals": ev.intervals_dict(args.level, method=args.ci)}
+        print_intervals(ev, intervals, console)
+        from .evaluation import intervals_to_plain
+
+        extra = {"intervals": intervals_to_plain(intervals)}
     html_items = None if extra is None else [{**ev.to_dict(), **extra}]
     outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
     return 0
+
+
+def _with_average_auc_intervals(ev: Evaluation, data: Predictions, intervals: dict[str, Any],
+                                level: float) -> dict[str, Any]:
+    """Multi-class scores: the macro and weighted ROC AUC intervals, which need the cases
+    (an Evaluation keeps only per-class score counts), added to a copy of ``intervals``."""
+    if ev.task != "multiclass" or data.y_score is None or data.y_score.ndim != 2:
+        return intervals
+    from .stats.delong import delong_average_ci
+
+    averages = {a: dict(row) for a, row in intervals["averages"].items()}
+    for avg in ("macro", "weighted"):
+        if avg in averages:
+            averages[avg]["roc_auc"] = delong_average_ci(data.y_true, data.y_score, labels=ev.labels,
+                                                         average=avg, level=level)
+    return {**intervals, "averages": averages}
 
 
 def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str]) -> Evaluation:

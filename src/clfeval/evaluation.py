@@ -468,25 +468,8 @@ class Evaluation:
     # -- outputs ---------------------------------------------------------------------------------
 
     def intervals_dict(self, level: float = 0.95, **kwargs: Any) -> dict[str, Any]:
-        """:meth:`intervals` as plain Python: {"level", "method", "per_class": {metric: {"low": [...],
-        "high": [...], "method"}}, "averages": {average: {metric: {"low", "high", "method"}}},
-        "overall": {metric: {...}}, "notes"}."""
-
-        def plain(ci: Any) -> dict[str, Any]:
-            def value(v: Any) -> Any:
-                return np.asarray(v, dtype=np.float64).tolist()
-
-            return {"low": value(ci.low), "high": value(ci.high), "method": ci.method}
-
-        data = self.intervals(level, **kwargs)
-        return {
-            "level": data["level"],
-            "method": data["method"],
-            "per_class": {m: plain(ci) for m, ci in data["per_class"].items()},
-            "averages": {a: {m: plain(ci) for m, ci in row.items()} for a, row in data["averages"].items()},
-            "overall": {m: plain(ci) for m, ci in data["overall"].items()},
-            "notes": list(data.get("notes", [])),
-        }
+        """:meth:`intervals` as plain Python (see :func:`intervals_to_plain`)."""
+        return intervals_to_plain(self.intervals(level, **kwargs))
 
     def to_dict(self, max_points: int | None = 2000, *, ci_level: float | None = None,
                 ci_method: str = "analytic") -> dict[str, Any]:
@@ -550,6 +533,27 @@ class Evaluation:
 
 
 # -- evaluate ------------------------------------------------------------------------------------
+
+
+def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:
+    """An :meth:`Evaluation.intervals` dict as plain Python: {"level", "method", "per_class":
+    {metric: {"low": [...], "high": [...], "method"}}, "averages": {average: {metric: {"low",
+    "high", "method"}}}, "overall": {metric: {...}}, "notes"}."""
+
+    def plain(ci: Any) -> dict[str, Any]:
+        def value(v: Any) -> Any:
+            return np.asarray(v, dtype=np.float64).tolist()
+
+        return {"low": value(ci.low), "high": value(ci.high), "method": ci.method}
+
+    return {
+        "level": data["level"],
+        "method": data["method"],
+        "per_class": {m: plain(ci) for m, ci in data["per_class"].items()},
+        "averages": {a: {m: plain(ci) for m, ci in row.items()} for a, row in data["averages"].items()},
+        "overall": {m: plain(ci) for m, ci in data["overall"].items()},
+        "notes": list(data.get("notes", [])),
+    }
 
 
 def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, threshold: float | None = None) -> np.ndarray:

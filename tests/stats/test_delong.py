@@ -239,3 +239,43 @@ def test_bad_input():
         delong(y, s, s, alternative="two.sided")
     with pytest.raises(ValueError, match="one score per case"):
         delong(y, np.ones((5, 2)))
+
+
+def test_average_ci_of_two_mirrored_classes_is_delongs_interval():
+    from clfeval.stats.delong import delong_auc_ci, delong_average_ci
+
+    rng = np.random.default_rng(11)
+    y = rng.integers(0, 2, 120)
+    s = np.round(np.clip(0.3 * y + 0.7 * rng.random(120), 0, 1), 2)  # ties
+    one = delong_auc_ci(y, s)
+    avg = delong_average_ci(y, np.column_stack([1 - s, s]))
+    assert (avg.estimate, avg.low, avg.high) == pytest.approx((one.estimate, one.low, one.high), abs=1e-12)
+
+
+def test_average_ci_standard_error_agrees_with_a_case_bootstrap():
+    from sklearn.metrics import roc_auc_score
+
+    from clfeval.stats.delong import delong_average_ci
+
+    rng = np.random.default_rng(12)
+    n, k = 400, 3
+    y = rng.integers(0, k, n)
+    s = rng.normal(size=(n, k)) + 0.8 * np.eye(k)[y]
+    for average in ("macro", "weighted"):
+        ci = delong_average_ci(y, s, average=average, level=0.95)
+        se = (ci.high - ci.low) / (2 * 1.959963984540054)
+        assert ci.estimate == pytest.approx(roc_auc_score(np.eye(k)[y], s, average=average), abs=1e-12)
+        reps = []
+        for _ in range(400):
+            i = rng.integers(0, n, n)
+            reps.append(roc_auc_score(np.eye(k)[y[i]], s[i], average=average))
+        assert se == pytest.approx(np.std(reps, ddof=1), rel=0.15)
+
+
+def test_average_ci_needs_two_cases_of_each_side_per_class():
+    from clfeval.stats.delong import delong_average_ci
+
+    with pytest.raises(ValueError, match="class 2 has 1 positive"):
+        delong_average_ci([0, 0, 1, 1, 2], np.eye(3)[[0, 0, 1, 1, 2]])
+    with pytest.raises(ValueError, match="must have shape"):
+        delong_average_ci([0, 1, 0, 1], np.zeros((4, 3)))

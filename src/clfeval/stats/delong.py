@@ -202,6 +202,62 @@ def _degenerate(diff: float, notes: list[str]) -> tuple[float, float]:
     return math.copysign(math.inf, diff), math.nan
 
 
+def delong_average_ci(
+    y_true: Any, y_score: Any, *, labels: Any = None, average: str = "macro", level: float = 0.95
+) -> ConfidenceInterval:
+    """Interval of the macro (or support-weighted) average of one-vs-rest ROC AUCs.
+
+    Each class's AUC is a two-sample U-statistic whose influence on case i is its DeLong
+    placement minus the AUC, over the class's positives (or negatives) count; the average's
+    variance is the sum over cases of the squared average influence, so the correlation between
+    classes (every case is a positive of one class and a negative of the others) is counted.
+    With one class it is DeLong's variance exactly (the m - 1 and n - 1 corrections are kept).
+    ``y_score``: (n, k) scores, columns in ``labels`` order (default: the sorted classes).
+
+    >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
+    >>> s = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
+    >>> ci = delong_average_ci(y, s)
+    >>> round(ci.estimate, 4), ci.method
+    (0.7718, 'DeLong (one-vs-rest influence functions, macro)')
+    """
+    from scipy.special import ndtri
+
+    if average not in ("macro", "weighted"):
+        raise ValueError(f"average must be 'macro' or 'weighted', got {average!r}.")
+    level = check_level(level)
+    y = np.asarray(y_true)
+    s = np.asarray(y_score, dtype=np.float64)
+    classes = np.unique(y) if labels is None else np.asarray(labels)
+    if s.ndim != 2 or s.shape != (y.shape[0], classes.size):
+        raise ValueError(f"y_score must have shape (n_samples, n_classes) = ({y.shape[0]}, {classes.size}), "
+                         f"got {s.shape}.")
+    if not np.isfinite(s).all():
+        raise ValueError("y_score holds NaN or infinite values; scores must be finite.")
+    influence = np.zeros(y.shape[0])
+    aucs, weights = [], []
+    for c, label in enumerate(classes):
+        is_pos = y == label
+        m = int(is_pos.sum())
+        n = is_pos.size - m
+        if m < 2 or n < 2:
+            raise ValueError(f"class {label.item() if hasattr(label, 'item') else label!r} has {m} positive and "
+                             f"{n} negative cases; the interval needs "
+                             "at least 2 of each for every class.")
+        auc, v = delong_placements(is_pos, s[:, c])
+        w = 1.0 if average == "macro" else m / y.shape[0]
+        # influence of each case on this AUC, with DeLong's small-sample (m - 1, n - 1) scaling
+        scale = np.where(is_pos, 1.0 / math.sqrt(m * (m - 1)), 1.0 / math.sqrt(n * (n - 1)))
+        influence += w * (v - auc) * scale
+        aucs.append(auc)
+        weights.append(w)
+    total = sum(weights)
+    estimate = float(np.dot(aucs, weights) / total)
+    se = math.sqrt(float(np.dot(influence, influence))) / total
+    half = float(ndtri(0.5 + level / 2)) * se
+    return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
+                              f"DeLong (one-vs-rest influence functions, {average})", estimate)
+
+
 def delong(
     y_true: Any,
     y_score_a: Any,
