@@ -410,3 +410,24 @@ def test_multiclass_report_intervals_include_the_averaged_auc(tmp_path: Path) ->
     want = delong_average_ci(y, p)
     assert (got["low"], got["high"]) == pytest.approx((want.low, want.high), abs=1e-12)
     assert got["method"] == "DeLong (one-vs-rest influence functions, macro)"
+
+
+def test_compare_multiclass_score_models(tmp_path: Path) -> None:
+    from clfeval.stats.delong import delong_average
+
+    rng = np.random.default_rng(10)
+    n = 240
+    y = rng.integers(0, 3, n)
+    pa = rng.random((n, 3)) + 0.8 * np.eye(3)[y]
+    pb = rng.random((n, 3)) + 0.3 * np.eye(3)[y]
+    path = tmp_path / "mc.parquet"
+    pd.DataFrame({"y": y, **{f"a{c}": pa[:, c] for c in range(3)}, **{f"b{c}": pb[:, c] for c in range(3)}}).to_parquet(path)
+    out = tmp_path / "mc.json"
+    r = run("compare", path, "--y-true", "y", "--model", "A=a0,a1,a2", "--model", "B=b0,b1,b2",
+            "--n-resamples", "200", "--json", out)
+    assert r.returncode == 0, r.stderr
+    tests = {t["test"]: t["result"] for t in json.loads(out.read_text())["tests"]}
+    want = delong_average(y, pa, pb)
+    assert tests["DeLong (macro one-vs-rest ROC AUC)"]["statistic"] == pytest.approx(want.statistic, abs=1e-12)
+    assert tests["McNemar (accuracy)"]["estimate"] == pytest.approx(
+        ((pa.argmax(1) == y).sum() - (pb.argmax(1) == y).sum()) / n)

@@ -85,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare models evaluated on the same cases: each --model NAME=COL names a column of "
                     "predicted labels or of scores (NAME=COL1,COL2,... for one score column per class). "
                     "Prints each model's numbers side by side and, for every pair, McNemar's test on the "
-                    "predictions, DeLong's test on binary scores and a paired bootstrap of macro F1.")
+                    "predictions, DeLong's test on the scores (binary AUC, or the macro one-vs-rest AUC) "
+                    "and a paired bootstrap of macro F1.")
     cmp.add_argument("file", metavar="FILE", help="CSV, Parquet or Feather")
     cmp.add_argument("--y-true", metavar="COL", required=True, help="column of true labels")
     cmp.add_argument("--model", metavar="NAME=COL[,COL...]", action="append", required=True,
@@ -411,7 +412,7 @@ def _paired_tests(y_true: Any, models: list[Any], evs: list[Evaluation], preds: 
                   args: argparse.Namespace) -> list[tuple[str, str, str, Any]]:
     """(model a, model b, test name, TestResult) for every pair of models."""
     from .metrics import f1_score
-    from .stats.delong import delong
+    from .stats.delong import delong, delong_average
     from .stats.mcnemar import mcnemar
     from .stats.paired import paired_bootstrap_test
 
@@ -420,6 +421,9 @@ def _paired_tests(y_true: Any, models: list[Any], evs: list[Evaluation], preds: 
         for j in range(i + 1, len(models)):
             a, b = models[i], models[j]
             tests.append((a.name, b.name, "McNemar (accuracy)", mcnemar(y_true, preds[i], preds[j])))
+            if evs[i].task == "multiclass" and a.y_score is not None and b.y_score is not None:
+                tests.append((a.name, b.name, "DeLong (macro one-vs-rest ROC AUC)",
+                              delong_average(y_true, a.y_score, b.y_score, labels=evs[i].labels)))
             if evs[i].task == "binary" and a.y_score is not None and b.y_score is not None:
                 sa = a.y_score if a.y_score.ndim == 1 else a.y_score[:, list(evs[i].labels).index(evs[i].pos_label)]
                 sb = b.y_score if b.y_score.ndim == 1 else b.y_score[:, list(evs[j].labels).index(evs[j].pos_label)]

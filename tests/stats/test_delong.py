@@ -279,3 +279,19 @@ def test_average_ci_needs_two_cases_of_each_side_per_class():
         delong_average_ci([0, 0, 1, 1, 2], np.eye(3)[[0, 0, 1, 1, 2]])
     with pytest.raises(ValueError, match="must have shape"):
         delong_average_ci([0, 1, 0, 1], np.zeros((4, 3)))
+
+
+def test_average_test_of_mirrored_binary_scores_is_the_paired_delong_test():
+    from clfeval.stats.delong import delong_average
+
+    rng = np.random.default_rng(13)
+    y = rng.integers(0, 2, 150)
+    a = np.clip(0.3 * y + 0.7 * rng.random(150), 0, 1)
+    b = np.clip(0.15 * y + 0.85 * rng.random(150), 0, 1)
+    want = delong(y, a, b)
+    got = delong_average(y, np.column_stack([1 - a, a]), np.column_stack([1 - b, b]))
+    assert (got.statistic, got.pvalue, got.estimate) == pytest.approx((want.statistic, want.pvalue, want.estimate),
+                                                                      abs=1e-10)
+    assert got.confidence_interval().low == pytest.approx(want.confidence_interval().low, abs=1e-10)
+    swapped = delong_average(y, np.column_stack([1 - b, b]), np.column_stack([1 - a, a]))
+    assert swapped.statistic == pytest.approx(-got.statistic) and swapped.pvalue == pytest.approx(got.pvalue)

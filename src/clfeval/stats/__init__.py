@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._result import ConfidenceInterval, TestResult
-from .delong import delong, delong_auc_ci, delong_average_ci
+from .delong import delong, delong_auc_ci, delong_average, delong_average_ci
 from .mcnemar import mcnemar, mcnemar_table
 from .paired import paired_bootstrap_test, paired_permutation_test
 from .ranks import binomial_test, bonferroni_dunn, friedman, holm, holm_control, nemenyi, sign_test, wilcoxon
@@ -42,6 +42,7 @@ __all__ = [
     "corrected_resampled_ttest",
     "delong",
     "delong_auc_ci",
+    "delong_average",
     "delong_average_ci",
     "friedman",
     "holm",

@@ -202,29 +202,17 @@ def _degenerate(diff: float, notes: list[str]) -> tuple[float, float]:
     return math.copysign(math.inf, diff), math.nan
 
 
-def delong_average_ci(
-    y_true: Any, y_score: Any, *, labels: Any = None, average: str = "macro", level: float = 0.95
-) -> ConfidenceInterval:
-    """Interval of the macro (or support-weighted) average of one-vs-rest ROC AUCs.
+def _average_auc_influence(y_true: Any, y_score: Any, labels: Any, average: str) -> tuple[float, np.ndarray, np.ndarray]:
+    """(average one-vs-rest AUC, each case's influence on it, the classes).
 
     Each class's AUC is a two-sample U-statistic whose influence on case i is its DeLong
-    placement minus the AUC, over the class's positives (or negatives) count; the average's
-    variance is the sum over cases of the squared average influence, so the correlation between
-    classes (every case is a positive of one class and a negative of the others) is counted.
-    With one class it is DeLong's variance exactly (the m - 1 and n - 1 corrections are kept).
-    ``y_score``: (n, k) scores, columns in ``labels`` order (default: the sorted classes).
-
-    >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
-    >>> s = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
-    >>> ci = delong_average_ci(y, s)
-    >>> round(ci.estimate, 4), ci.method
-    (0.7718, 'DeLong (one-vs-rest influence functions, macro)')
+    placement minus the AUC over the class's positive (or negative) count, with DeLong's m - 1
+    and n - 1 scaling; the average's influence is the weighted mean over classes, so the
+    correlation between classes (every case is a positive of one class, a negative of the
+    others) is kept. Sum of squares = variance.
     """
-    from scipy.special import ndtri
-
     if average not in ("macro", "weighted"):
         raise ValueError(f"average must be 'macro' or 'weighted', got {average!r}.")
-    level = check_level(level)
     y = np.asarray(y_true)
     s = np.asarray(y_score, dtype=np.float64)
     classes = np.unique(y) if labels is None else np.asarray(labels)
@@ -241,21 +229,80 @@ def delong_average_ci(
         n = is_pos.size - m
         if m < 2 or n < 2:
             raise ValueError(f"class {label.item() if hasattr(label, 'item') else label!r} has {m} positive and "
-                             f"{n} negative cases; the interval needs "
-                             "at least 2 of each for every class.")
+                             f"{n} negative cases; the interval needs at least 2 of each for every class.")
         auc, v = delong_placements(is_pos, s[:, c])
         w = 1.0 if average == "macro" else m / y.shape[0]
-        # influence of each case on this AUC, with DeLong's small-sample (m - 1, n - 1) scaling
         scale = np.where(is_pos, 1.0 / math.sqrt(m * (m - 1)), 1.0 / math.sqrt(n * (n - 1)))
         influence += w * (v - auc) * scale
         aucs.append(auc)
         weights.append(w)
     total = sum(weights)
-    estimate = float(np.dot(aucs, weights) / total)
-    se = math.sqrt(float(np.dot(influence, influence))) / total
-    half = float(ndtri(0.5 + level / 2)) * se
+    return float(np.dot(aucs, weights) / total), influence / total, classes
+
+
+def delong_average_ci(
+    y_true: Any, y_score: Any, *, labels: Any = None, average: str = "macro", level: float = 0.95
+) -> ConfidenceInterval:
+    """Interval of the macro (or support-weighted) average of one-vs-rest ROC AUCs.
+
+    The variance is the sum over cases of the squared influence of each case on the average
+    (see :func:`_average_auc_influence`); with one class it is DeLong's variance exactly.
+    ``y_score``: (n, k) scores, columns in ``labels`` order (default: the sorted classes).
+
+    >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
+    >>> s = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
+    >>> ci = delong_average_ci(y, s)
+    >>> round(ci.estimate, 4), ci.method
+    (0.7718, 'DeLong (one-vs-rest influence functions, macro)')
+    """
+    from scipy.special import ndtri
+
+    level = check_level(level)
+    estimate, influence, _ = _average_auc_influence(y_true, y_score, labels, average)
+    half = float(ndtri(0.5 + level / 2)) * math.sqrt(float(np.dot(influence, influence)))
     return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
                               f"DeLong (one-vs-rest influence functions, {average})", estimate)
+
+
+def delong_average(
+    y_true: Any, y_score_a: Any, y_score_b: Any, *, labels: Any = None, average: str = "macro",
+    alternative: str = "two-sided",
+) -> TestResult:
+    """Paired test of two models' macro (or weighted) one-vs-rest ROC AUCs on the same cases.
+
+    z = (AUC_a - AUC_b) / se, with se from the per-case difference of the two models'
+    influences (:func:`delong_average_ci`'s method), so the pairing is kept.
+
+    >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
+    >>> a = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
+    >>> r = delong_average(y, a, a)
+    >>> r.estimate, r.pvalue
+    (0.0, 1.0)
+    """
+    from scipy.special import ndtri
+
+    check_alternative(alternative)
+    est_a, inf_a, _ = _average_auc_influence(y_true, y_score_a, labels, average)
+    est_b, inf_b, _ = _average_auc_influence(y_true, y_score_b, labels, average)
+    diff = est_a - est_b
+    se = math.sqrt(float(np.dot(inf_a - inf_b, inf_a - inf_b)))
+    notes: tuple[str, ...] = ()
+    if se == 0.0:
+        z, p = (0.0, 1.0) if diff == 0 else (math.copysign(math.inf, diff), 0.0)
+        notes = ("the two models' influences are identical: nothing to test, p = 1." if diff == 0 else
+                 "zero variance with different AUCs: a degenerate result.",)
+    else:
+        z = diff / se
+        p = normal_pvalue(z, alternative)
+
+    def interval(level: float) -> tuple[float, float]:
+        half = float(ndtri(0.5 + level / 2)) * se
+        return diff - half, diff + half
+
+    return TestResult(statistic=float(z), pvalue=float(p), method=f"DeLong test of {average} one-vs-rest ROC AUCs",
+                      alternative=alternative, estimate=float(diff), estimate_name="AUC difference",
+                      interval=interval, interval_method="DeLong (influence functions)", notes=notes,
+                      extra={"auc_a": est_a, "auc_b": est_b, "se": se})
 
 
 def delong(
