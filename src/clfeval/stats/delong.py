@@ -190,6 +190,16 @@ def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float,
     return interval
 
 
+def _statistic_and_pvalue(diff: float, se: float, df: float | None, alternative: str,
+                          notes: list[str]) -> tuple[float, float]:
+    """z (or t with ``df``) = diff / se and its p-value; the degenerate cases when se is 0."""
+    if se > 0:
+        statistic = diff / se
+        return statistic, normal_pvalue(statistic, alternative) if df is None else t_pvalue(statistic, df, alternative)
+    statistic, pvalue = _degenerate(diff, notes)
+    return statistic, normal_pvalue(statistic, alternative) if math.isnan(pvalue) else pvalue
+
+
 def _degenerate(diff: float, notes: list[str]) -> tuple[float, float]:
     """(statistic, p-value) when the standard error is 0."""
     if diff == 0:
@@ -202,8 +212,8 @@ def _degenerate(diff: float, notes: list[str]) -> tuple[float, float]:
     return math.copysign(math.inf, diff), math.nan
 
 
-def _average_auc_influence(y_true: Any, y_score: Any, labels: Any, average: str) -> tuple[float, np.ndarray, np.ndarray]:
-    """(average one-vs-rest AUC, each case's influence on it, the classes).
+def _average_auc_influence(y_true: Any, y_score: Any, labels: Any, average: str) -> tuple[float, np.ndarray]:
+    """(average one-vs-rest AUC, each case's influence on it).
 
     Each class's AUC is a two-sample U-statistic whose influence on case i is its DeLong
     placement minus the AUC over the class's positive (or negative) count, with DeLong's m - 1
@@ -237,7 +247,7 @@ def _average_auc_influence(y_true: Any, y_score: Any, labels: Any, average: str)
         aucs.append(auc)
         weights.append(w)
     total = sum(weights)
-    return float(np.dot(aucs, weights) / total), influence / total, classes
+    return float(np.dot(aucs, weights) / total), influence / total
 
 
 def delong_average_ci(
@@ -258,7 +268,7 @@ def delong_average_ci(
     from scipy.special import ndtri
 
     level = check_level(level)
-    estimate, influence, _ = _average_auc_influence(y_true, y_score, labels, average)
+    estimate, influence = _average_auc_influence(y_true, y_score, labels, average)
     half = float(ndtri(0.5 + level / 2)) * math.sqrt(float(np.dot(influence, influence)))
     return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
                               f"DeLong (one-vs-rest influence functions, {average})", estimate)
@@ -279,29 +289,17 @@ def delong_average(
     >>> r.estimate, r.pvalue
     (0.0, 1.0)
     """
-    from scipy.special import ndtri
-
     check_alternative(alternative)
-    est_a, inf_a, _ = _average_auc_influence(y_true, y_score_a, labels, average)
-    est_b, inf_b, _ = _average_auc_influence(y_true, y_score_b, labels, average)
+    est_a, inf_a = _average_auc_influence(y_true, y_score_a, labels, average)
+    est_b, inf_b = _average_auc_influence(y_true, y_score_b, labels, average)
     diff = est_a - est_b
     se = math.sqrt(float(np.dot(inf_a - inf_b, inf_a - inf_b)))
-    notes: tuple[str, ...] = ()
-    if se == 0.0:
-        z, p = (0.0, 1.0) if diff == 0 else (math.copysign(math.inf, diff), 0.0)
-        notes = ("the two models' influences are identical: nothing to test, p = 1." if diff == 0 else
-                 "zero variance with different AUCs: a degenerate result.",)
-    else:
-        z = diff / se
-        p = normal_pvalue(z, alternative)
-
-    def interval(level: float) -> tuple[float, float]:
-        half = float(ndtri(0.5 + level / 2)) * se
-        return diff - half, diff + half
-
+    notes: list[str] = []
+    z, p = _statistic_and_pvalue(diff, se, None, alternative, notes)
     return TestResult(statistic=float(z), pvalue=float(p), method=f"DeLong test of {average} one-vs-rest ROC AUCs",
                       alternative=alternative, estimate=float(diff), estimate_name="AUC difference",
-                      interval=interval, interval_method="DeLong (influence functions)", notes=notes,
+                      interval=_interval(diff, se, alternative, (-1.0, 1.0), None),
+                      interval_method="DeLong (influence functions)", notes=tuple(notes),
                       extra={"auc_a": est_a, "auc_b": est_b, "se": se})
 
 
@@ -387,13 +385,7 @@ def delong(
         df = (var_a + var_b) ** 2 / den if den > 0 else math.inf
         method = "DeLong's test for two independent ROC curves"
     extra["se"] = se
-    if se > 0:
-        statistic = diff / se
-        pvalue = normal_pvalue(statistic, alternative) if df is None else t_pvalue(statistic, df, alternative)
-    else:
-        statistic, pvalue = _degenerate(diff, notes)
-        if math.isnan(pvalue):
-            pvalue = normal_pvalue(statistic, alternative)
+    statistic, pvalue = _statistic_and_pvalue(diff, se, df, alternative, notes)
     return TestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),
@@ -412,13 +404,7 @@ def delong(
 def _one_sample(is_pos: np.ndarray, auc: float, v: np.ndarray, alternative: str, notes: list[str]) -> TestResult:
     se = _auc_se(is_pos, v)
     diff = auc - 0.5
-    if se > 0:
-        statistic = diff / se
-        pvalue = normal_pvalue(statistic, alternative)
-    else:
-        statistic, pvalue = _degenerate(diff, notes)
-        if math.isnan(pvalue):
-            pvalue = normal_pvalue(statistic, alternative)
+    statistic, pvalue = _statistic_and_pvalue(diff, se, None, alternative, notes)
     return TestResult(
         statistic=float(statistic),
         pvalue=float(pvalue),
