@@ -167,8 +167,9 @@ def _check_level(level: float) -> None:
 
 def _report(args: argparse.Namespace) -> int:
     _check_level(args.level)
-    if args.ci is not None and args.sample_weight is not None:
-        raise UsageError("--ci with --sample-weight: intervals of weighted evaluations are not available yet")
+    if args.ci not in (None, "analytic") and args.sample_weight is not None:
+        raise UsageError(f"--ci {args.ci} with --sample-weight: the bootstrap resamples counts of cases; "
+                         "use --ci analytic for weighted cases")
     outputs = _Outputs(args.json, args.html, args.png)
     data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                             sample_weight=args.sample_weight, progress=args.progress)
@@ -184,31 +185,22 @@ def _report(args: argparse.Namespace) -> int:
     print_evaluation(ev, console)
     extra = None
     if args.ci is not None:
-        intervals = _with_average_auc_intervals(ev, data, ev.intervals(args.level, method=args.ci), args.level)
+        intervals = ev.intervals(args.level, method=args.ci)
         console.print()
         print_intervals(ev, intervals, console)
         from .evaluation import intervals_to_plain
 
         extra = {"intervals": intervals_to_plain(intervals)}
-    html_items = None if extra is None else [{**ev.to_dict(), **extra}]
+    html_items = None
+    if extra is not None:
+        item = {**ev.to_dict(), **extra}
+        if args.html is not None and ev.has_scores and ev._sample_weight is None:
+            from .report.html import bands_dict
+
+            item["bands"] = bands_dict(ev, args.level)
+        html_items = [item]
     outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
     return 0
-
-
-def _with_average_auc_intervals(ev: Evaluation, data: Predictions, intervals: dict[str, Any],
-                                level: float) -> dict[str, Any]:
-    """Multi-class scores: the macro and weighted ROC AUC intervals, which need the cases
-    (an Evaluation keeps only per-class score counts), added to a copy of ``intervals``."""
-    if ev.task != "multiclass" or data.y_score is None or data.y_score.ndim != 2:
-        return intervals
-    from .stats.delong import delong_average_ci
-
-    averages = {a: dict(row) for a, row in intervals["averages"].items()}
-    for avg in ("macro", "weighted"):
-        if avg in averages:
-            averages[avg]["roc_auc"] = delong_average_ci(data.y_true, data.y_score, labels=ev.labels,
-                                                         average=avg, level=level)
-    return {**intervals, "averages": averages}
 
 
 def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str]) -> Evaluation:

@@ -24,6 +24,7 @@ import numpy as np
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
 from .exceptions import UndefinedMetricWarning
+from .influence import Cases
 from .labels import (
     as_array,
     as_score_array,
@@ -111,6 +112,7 @@ class Evaluation:
         per_sample: np.ndarray | None,
         sample_weight: np.ndarray | None,
         notes: list[str],
+        cases: Any = None,
     ) -> None:
         self.task = task
         self.labels = labels
@@ -128,6 +130,8 @@ class Evaluation:
         self._per_sample = per_sample
         self._sample_weight = sample_weight
         self._notes = notes
+        # the coerced inputs (references, not copies) for intervals that need each case
+        self._cases = cases
 
     @property
     def has_scores(self) -> bool:
@@ -330,64 +334,109 @@ class Evaluation:
     def _intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
         from .uncertainty import confusion_intervals
 
-        if self._sample_weight is not None:
-            raise ValueError("intervals need counts of cases: this evaluation has sample weights "
-                             "(weighted intervals are not available yet).")
+        weighted = self._sample_weight is not None
+        if weighted and method != "analytic":
+            raise ValueError(
+                f"method={method!r} resamples counts of cases, and this evaluation has sample weights; "
+                "use method='analytic' (Kish effective sizes and the delta method for weighted cases)."
+            )
         if self.task == "multilabel":
             out = self._multilabel_intervals(level, method, n_resamples, seed)
         else:
+            extra = {}
+            if weighted:
+                extra = {"weight_squares": self._weight_squares(), "n_cases": self.n_samples}
             out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
-                                      seed=seed, beta=self._beta, labels=self.names)
+                                      seed=seed, beta=self._beta, labels=self.names, **extra)
         if self.rankings is not None:
-            areas = self._area_intervals(level, method, n_resamples, seed)
-            out["per_class"].update(areas)
-            if self.task == "binary":  # the report's headline areas are the positive class's
-                i = self._pos_index()
-                for area, c in areas.items():
-                    out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
-                                                   estimate=float(c.estimate[i]))
+            self._add_area_intervals(out, level, method, n_resamples, seed)
         return out
 
+    def _pred_codes(self) -> np.ndarray:
+        """Each case's predicted class code (binary predictions from scores: score >= threshold)."""
+        cases = self._cases
+        if cases.pred is not None:
+            return cases.pred
+        i = cases.pos_index
+        return np.where(cases.column(i) >= self.threshold, i, 1 - i)
+
+    def _weight_squares(self) -> np.ndarray:
+        """(k, k) sums of squared sample weights per confusion cell."""
+        k = self.labels.size
+        cell = self._cases.true * k + self._pred_codes()
+        return np.bincount(cell, weights=self._sample_weight ** 2, minlength=k * k).reshape(k, k)
+
     def _multilabel_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
-        """Each label's row from its own 2x2 table; micro from the pooled table. Labels share cases,
-        so macro, weighted and samples averages and the overall numbers get no interval (noted)."""
+        """Each label's row from its own 2 x 2 table; the averages over labels, the samples
+        average and the overall numbers from each case's influence (labels share cases)."""
+        from .influence import multilabel_influence_intervals
         from .uncertainty import confusion_intervals
 
         tables = self.confusion.sklearn_layout()  # (L, 2, 2): [[TN, FP], [FN, TP]]
+        cases = self._cases
+        if self._sample_weight is not None:
+            w2 = self._sample_weight[:, None] ** 2
+            t, p = cases.true, cases.pred
+            squares = np.stack([((~t) & (~p)) * w2, ((~t) & p) * w2, (t & (~p)) * w2, (t & p) * w2]).sum(axis=1)
+            squares = squares.T.reshape(-1, 2, 2)
+            extra = lambda i: {"weight_squares": squares[i], "n_cases": self.n_samples}  # noqa: E731
+        else:
+            extra = lambda i: {}  # noqa: E731
 
-        def positive_rows(table: np.ndarray) -> dict[str, Any]:
-            d = confusion_intervals(table, level=level, method=method, n_resamples=n_resamples, seed=seed,
-                                    beta=self._beta, labels=["rest", "label"])
+        def positive_rows(i: int) -> dict[str, Any]:
+            d = confusion_intervals(tables[i], level=level, method=method, n_resamples=n_resamples, seed=seed,
+                                    beta=self._beta, labels=["rest", "label"], **extra(i))
             return {m: replace(ci, low=float(ci.low[1]), high=float(ci.high[1]), estimate=float(ci.estimate[1]))
                     for m, ci in d["per_class"].items()}
 
-        rows = [positive_rows(t) for t in tables]
+        rows = [positive_rows(i) for i in range(len(tables))]
         per_class = {
             m: replace(rows[0][m], low=np.array([r[m].low for r in rows]), high=np.array([r[m].high for r in rows]),
                        estimate=np.array([r[m].estimate for r in rows]))
             for m in rows[0]
         }
-        return {
-            "level": level, "method": method, "labels": list(self.names), "per_class": per_class,
-            "averages": {"micro": positive_rows(tables.sum(axis=0))}, "overall": {},
-            "notes": ["multilabel: labels share cases, so the macro, weighted and samples averages and the "
-                      "overall numbers have no interval yet; micro pools every label's table."],
-        }
+        averages, overall, notes = multilabel_influence_intervals(cases, tables, self._per_sample, level, self._beta)
+        return {"level": level, "method": method, "labels": list(self.names), "per_class": per_class,
+                "averages": averages, "overall": overall, "notes": notes}
 
-    def _area_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
-        """Per-class ROC AUC and AP intervals ((k,) arrays), by DeLong / bootstrap."""
-        from .stats._result import ConfidenceInterval
+    def _add_area_intervals(self, out: dict[str, Any], level: float, method: str, n_resamples: int,
+                            seed: Any) -> None:
+        """Add ROC AUC and AP intervals: per class by DeLong / bootstrap (weighted cases: from
+        each case's influence), the averages over classes from each case's influence."""
         from .area_intervals import ranking_area_intervals
+        from .influence import area_influences, area_interval
+        from .stats._result import ConfidenceInterval
 
         assert self.rankings is not None
-        per_curve = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples, seed=seed)
-                     for r in self.rankings.values()]
-        out = {}
+        rankings = list(self.rankings.values())
+        weighted = self._sample_weight is not None
+        per_class: dict[str, Any] = {}
+        averages: dict[str, dict[str, Any]] = {}
         for area in ("roc_auc", "average_precision"):
-            cis = [c[area] for c in per_curve]
-            out[area] = ConfidenceInterval(np.array([c.low for c in cis]), np.array([c.high for c in cis]), level,
-                                           cis[0].method, np.array([c.estimate for c in cis]))
-        return out
+            infl = area_influences(self._cases, rankings, self._micro, area, per_class=weighted)
+            if weighted:
+                est, u = infl["per_class"]
+                cis = [area_interval(area, e, ui, level) for e, ui in zip(est, u)]
+            else:
+                cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
+                                              seed=seed)[area] for r in rankings]
+            per_class[area] = ConfidenceInterval(np.array([c.low for c in cis]), np.array([c.high for c in cis]),
+                                                 level, cis[0].method, np.array([c.estimate for c in cis]))
+            for avg in ("micro", "macro", "weighted"):
+                if avg in infl:
+                    averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level)
+        out["per_class"].update(per_class)
+        for avg, d in averages.items():
+            out["averages"].setdefault(avg, {}).update(d)
+        if self.task == "binary":  # the report's headline areas are the positive class's
+            i = self._pos_index()
+            for area, c in per_class.items():
+                out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
+                                               estimate=float(c.estimate[i]))
+        else:  # multi-class and multilabel headlines are the macro averages
+            for area in per_class:
+                if area in averages.get("macro", {}):
+                    out["overall"][area] = averages["macro"][area]
 
     def band(self, kind: str = "roc", curve: str | None = None, *, grid: Any = None, level: float = 0.95,
              n_resamples: int = 2000, seed: Any = 0) -> Any:
@@ -445,9 +494,9 @@ class Evaluation:
         from .stats._result import ConfidenceInterval
 
         data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed)
-        if metric in data["overall"]:
+        if metric in data["overall"] and average is None and label is None:
             return data["overall"][metric]
-        if metric not in data["per_class"]:
+        if metric not in data["per_class"] and (average is None or metric not in data["averages"].get(average, {})):
             known = sorted({*data["overall"], *data["per_class"]})
             raise ValueError(f"no interval for {metric!r}; the report's numbers are {known}.")
         if average is not None:
@@ -864,6 +913,8 @@ def evaluate(
         per_sample=None,
         sample_weight=w,
         notes=notes,
+        cases=Cases(t_codes, None if yp is None and s is not None and binary else yp_codes, s, w,
+                    pos_index=0 if pos is None else int(np.flatnonzero(classes == pos)[0])),
     )
 
 
@@ -931,4 +982,5 @@ def _evaluate_multilabel(
         per_sample=mc.per_sample,
         sample_weight=w,
         notes=notes,
+        cases=Cases(t, p, s, w),
     )

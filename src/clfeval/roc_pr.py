@@ -227,6 +227,12 @@ class BinaryRanking:
             fp = stop - tp
         else:
             fp = count_totals(None, self.neg[:stop])[1].item()
+        if self.pos.dtype.kind == "f" or (self.neg is not None and self.neg.dtype.kind == "f"):
+            # weights: sum the rest directly, so a cell with no samples is exactly 0 (a
+            # difference of totals would leave rounding residue there)
+            fn = count_totals(None, self.pos[stop:])[1].item()
+            tn = count_totals(None, self.negatives()[stop:])[1].item()
+            return tp, fp, fn, tn
         n_total, p_total = self.totals
         return tp, fp, p_total - tp, n_total - fp
 

@@ -63,10 +63,9 @@ PROPORTION_METHODS = {
     "wald": "Wald (normal approximation)",
 }
 DELTA = "delta method (multinomial)"
+DELTA_WEIGHTED = "delta method (weighted cases)"
+KISH = " (Kish effective sample size)"
 
-# Relative step of the central differences of the delta method (truncation ~ eps^2, rounding
-# ~ 1e-16 / eps: both far below what an interval shows).
-_EPS = 1e-5
 # Largest number of array elements one batch of resampled tables may hold (chunks beyond it).
 _CHUNK_ELEMENTS = 1 << 22
 
@@ -333,45 +332,13 @@ def delta_method_se(
     >>> round(float(se), 6), round((0.8 * 0.2 / 100) ** 0.5, 6)
     (0.04, 0.04)
     """
+    from .influence import linearized_variance
+
     cm, _ = _table(counts)
     cm = cm.astype(np.float64)
-    lead, k = cm.shape[:-2], cm.shape[-1]
-    flat = cm.reshape((-1, k * k))
-    L, cells = flat.shape
-    h = _EPS * flat  # (L, cells): zero for empty cells, whose gradient is never used
-    total = flat.sum(axis=-1)
-    chunk = max(1, _CHUNK_ELEMENTS // max(1, 2 * L * cells))
-    s1: dict[Any, np.ndarray] = {}
-    s2: dict[Any, np.ndarray] = {}
-    is_dict = True
-    for start in range(0, cells, chunk):
-        idx = np.arange(start, min(cells, start + chunk))
-        mm = idx.size
-        pert = np.broadcast_to(flat[:, None, None, :], (L, 2, mm, cells)).copy()
-        rows = np.arange(mm)
-        pert[:, 0, rows, idx] += h[:, idx]
-        pert[:, 1, rows, idx] -= h[:, idx]
-        vals = func(pert.reshape(L, 2, mm, k, k))
-        if not isinstance(vals, dict):
-            is_dict = False
-            vals = {None: vals}
-        hh = h[:, idx]
-        for key, v in vals.items():
-            v = np.asarray(v, dtype=np.float64)
-            extra = v.ndim - 3
-            hx = hh.reshape(hh.shape + (1,) * extra)
-            cx = flat[:, idx].reshape(hx.shape)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                g = np.where(hx > 0, (v[:, 0] - v[:, 1]) / np.where(hx > 0, 2 * hx, 1.0), 0.0)
-            s1[key] = s1.get(key, 0.0) + (g * cx).sum(axis=1)
-            s2[key] = s2.get(key, 0.0) + (g * g * cx).sum(axis=1)
-    out = {}
-    for key in s1:
-        tot = total.reshape((L,) + (1,) * (s1[key].ndim - 1))
-        var = np.maximum(s2[key] - s1[key] ** 2 / tot, 0.0)
-        se = np.sqrt(var)
-        out[key] = _out(se.reshape(lead + se.shape[1:]))
-    return out if is_dict else out[None]
+    var = linearized_variance(func, cm, cm, cm.sum(axis=(-2, -1)))
+    out = {key: _out(np.sqrt(v)) for key, v in var.items()}
+    return out[None] if list(out) == [None] else out
 
 
 # ------------------------------------------------------------------------------------------
@@ -668,6 +635,8 @@ def confusion_intervals(
     labels: Any = None,
     proportion_method: str = "wilson",
     stratify: bool = True,
+    weight_squares: Any = None,
+    n_cases: Any = None,
 ) -> dict[str, Any]:
     """Confidence intervals of every number in the classification report of a confusion table.
 
@@ -704,6 +673,13 @@ def confusion_intervals(
     * bootstrap / bca: every entry from the same ``n_resamples`` multinomial resamples of the
       cells (stratified by true class unless ``stratify=False``), percentile or BCa.
 
+    * weighted cases (``counts`` holds sums of sample weights): give ``weight_squares``, the
+      (k, k) sums of squared weights per cell, and ``n_cases``, the number of cases; analytic
+      only. Proportions then use Kish's effective number of cases, (sum w)^2 / sum w^2 of their
+      denominator's cells (Korn & Graubard 1998), and the delta method the variance of
+      weighted cases, sum over cells of g^2 sum w^2 (:mod:`clfeval.influence`). With unit
+      weights both equal the unweighted intervals.
+
     An interval is NaN exactly where its metric is undefined (0/0, see ``notes``); MCC, which the
     report shows as 0 when a single true or predicted class makes it 0/0, gets a NaN interval
     there. Bootstrap replicates where a metric is undefined are left out (counted in ``notes``).
@@ -731,9 +707,10 @@ def confusion_intervals(
     est = _confusion_metrics(cmf, beta)
     notes: list[str] = []
     cis: dict[tuple[str, str], ConfidenceInterval] = {}
+    squares = _weight_squares(weight_squares, n_cases, cmf, method)
     if method == "analytic":
-        cis = _analytic(cmf, est, level, proportion_method, beta, k)
-        flat = sorted({f"{s} {n}" for (s, n), ci in cis.items() if ci.method == DELTA
+        cis = _analytic(cmf, est, level, proportion_method, beta, k, squares, n_cases)
+        flat = sorted({f"{s} {n}" for (s, n), ci in cis.items() if ci.method in (DELTA, DELTA_WEIGHTED)
                        and np.any((np.asarray(ci.low) == np.asarray(ci.high)) & ~np.isnan(np.asarray(ci.low)))})
         if flat:
             notes.append(
@@ -778,6 +755,27 @@ def confusion_intervals(
     return result
 
 
+def _weight_squares(squares: Any, n_cases: Any, cm: np.ndarray, method: str) -> np.ndarray | None:
+    """The validated (..., k, k) sums of squared weights, or None for counts."""
+    if squares is None:
+        if n_cases is not None:
+            raise ValueError("n_cases goes with weight_squares (weighted cases); counts need neither.")
+        return None
+    if method != "analytic":
+        raise ValueError(
+            f"method={method!r} resamples counts; with weighted cells (weight_squares) use "
+            "method='analytic', or Evaluation.intervals(method='bootstrap'), which resamples the cases."
+        )
+    sq = np.asarray(squares, dtype=np.float64)
+    if sq.shape != cm.shape:
+        raise ValueError(f"weight_squares must have the counts' shape {cm.shape}, got {sq.shape}.")
+    if not np.isfinite(sq).all() or (sq < 0).any():
+        raise ValueError("weight_squares must be finite and non-negative (sums of squared weights).")
+    if n_cases is None or not np.all(np.asarray(n_cases) >= 1):
+        raise ValueError(f"weighted cells need n_cases, the number of cases (at least 1), got {n_cases!r}.")
+    return sq
+
+
 def _names(fname: str) -> tuple[str, ...]:
     return tuple(fname if n == "f1" else n for n in PER_CLASS)
 
@@ -807,25 +805,37 @@ def _nan_notes(est: dict, labels: list) -> list[str]:
 
 
 def _analytic(
-    cm: np.ndarray, est: dict, level: float, pmethod: str, beta: float | None, k: int
+    cm: np.ndarray, est: dict, level: float, pmethod: str, beta: float | None, k: int,
+    squares: np.ndarray | None = None, n_cases: Any = None,
 ) -> dict[tuple[str, str], ConfidenceInterval]:
     tp, fp, fn, tn = m.one_vs_rest(cm)
+    sq = None if squares is None else m.one_vs_rest(squares)
     fname = _fname(beta)
     out: dict[tuple[str, str], ConfidenceInterval] = {}
 
-    def prop(key: tuple[str, str], x: Any, n: Any) -> None:
+    def prop(key: tuple[str, str], x: Any, n: Any, n_sq: Any = None) -> None:
+        suffix = ""
+        if n_sq is not None:  # weighted: the proportion over Kish's effective number of cases
+            with np.errstate(invalid="ignore", divide="ignore"):
+                n_eff = np.where(n_sq > 0, np.asarray(n, dtype=np.float64) ** 2 / np.where(n_sq > 0, n_sq, 1), 0.0)
+                x = np.where(n > 0, np.asarray(x, dtype=np.float64) / np.where(n > 0, n, 1), 0.0) * n_eff
+            n, suffix = n_eff, KISH
         ci = proportion_ci(x, n, level=level, method=pmethod)
-        out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method, _out(est[key]))
+        out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method + suffix, _out(est[key]))
 
-    prop(("per_class", "precision"), tp, tp + fp)
-    prop(("per_class", "recall"), tp, tp + fn)
-    prop(("per_class", "specificity"), tn, tn + fp)
-    prop(("per_class", "npv"), tn, tn + fn)
-    prop(("per_class", "fallout"), fp, fp + tn)
+    def sq_of(*parts: int) -> Any:
+        return None if sq is None else sum(sq[i] for i in parts)
+
+    prop(("per_class", "precision"), tp, tp + fp, sq_of(0, 1))
+    prop(("per_class", "recall"), tp, tp + fn, sq_of(0, 2))
+    prop(("per_class", "specificity"), tn, tn + fp, sq_of(3, 1))
+    prop(("per_class", "npv"), tn, tn + fn, sq_of(3, 2))
+    prop(("per_class", "fallout"), fp, fp + tn, sq_of(1, 3))
     n = cm.sum(axis=(-2, -1))
     errors = n - np.trace(cm, axis1=-2, axis2=-1)
-    prop(("overall", "accuracy"), n - errors, n)
-    prop(("overall", "error_rate"), errors, n)
+    n_sq = None if squares is None else squares.sum(axis=(-2, -1))
+    prop(("overall", "accuracy"), n - errors, n, n_sq)
+    prop(("overall", "error_rate"), errors, n, n_sq)
     acc = out["overall", "accuracy"]
     err = out["overall", "error_rate"]
     for name in ("precision", "recall", fname):
@@ -845,7 +855,15 @@ def _analytic(
         )
     delta_keys = [("per_class", fname)] + [(a, nm) for a in ("macro", "weighted") for nm in _names(fname)]
     delta_keys += [("overall", "balanced_accuracy"), ("overall", "mcc"), ("overall", "kappa")]
-    se = delta_method_se(lambda t: _confusion_metrics(t, beta), cm)
+    metrics = lambda t: _confusion_metrics(t, beta)  # noqa: E731
+    if squares is None:
+        se = delta_method_se(metrics, cm)
+        how = DELTA
+    else:
+        from .influence import linearized_variance
+
+        se = {key: np.sqrt(v) for key, v in linearized_variance(metrics, cm, squares, n_cases).items()}
+        how = DELTA_WEIGHTED
     z = _z(level)
     for key in delta_keys:
         e = np.asarray(est[key])
@@ -853,7 +871,7 @@ def _analytic(
         lo_lim, hi_lim = _RANGE.get(key[1], (0.0, 1.0))
         low = np.where(np.isnan(e), np.nan, np.clip(e - z * s, lo_lim, hi_lim))
         high = np.where(np.isnan(e), np.nan, np.clip(e + z * s, lo_lim, hi_lim))
-        out[key] = ConfidenceInterval(_out(low), _out(high), level, DELTA, _out(e))
+        out[key] = ConfidenceInterval(_out(low), _out(high), level, how, _out(e))
     return out
 
 

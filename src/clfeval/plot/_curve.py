@@ -1,5 +1,6 @@
 """What the curve displays share: picking a curve from an Evaluation, building one from
-predictions, overlaying several models, and marking a point on a curve.
+predictions, overlaying several models, marking a point on a curve and shading its pointwise
+confidence band.
 
 >>> import clfeval
 >>> ev = clfeval.evaluate([0, 1, 1, 0], y_score=[0.2, 0.9, 0.6, 0.4])
@@ -9,21 +10,39 @@ predictions, overlaying several models, and marking a point on a curve.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from numbers import Real
+from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 import numpy as np
 
-from ._style import MARK_GID
+from ._style import MARK_GID, has_gid
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
+    from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
 
     from ..evaluation import Evaluation
     from ..roc_pr import Curve, CurveSet
+    from ..uncertainty import CurveBand
 
-__all__ = ["curves_of", "pick_curve", "model_name", "binary_evaluation", "ManyModels", "mark_point"]
+__all__ = [
+    "curves_of", "pick_curve", "model_name", "binary_evaluation", "ManyModels", "mark_point",
+    "BandOption", "band_of", "check_band", "band_label", "draw_band",
+]
+
+#: What a display's ``band`` option takes: None or False (no band), True (95%), a confidence
+#: level in (0, 1), or a CurveBand made by ``Evaluation.band``.
+BandOption = Union[None, bool, float, "CurveBand"]
+
+#: gid prefix of the shaded bands (the rest is the legend text); bands of several models that
+#: share a legend text are listed once, by a grey swatch with the gid BAND_PROXY_GID + text.
+BAND_GID = "clfeval-band:"
+BAND_PROXY_GID = "clfeval-band-legend:"
+#: opacity of a band: the curve stays readable over it, and two overlapping bands still show
+BAND_ALPHA = 0.2
 
 D = TypeVar("D", bound="ManyModels")
 
@@ -102,6 +121,104 @@ def mark_point(
     return pt
 
 
+def check_band(
+    band: Any, kind: str, allowed: str = "a CurveBand (from Evaluation.band) or None"
+) -> CurveBand | None:
+    """``band`` if it is None or a ``kind`` CurveBand; else a TypeError (naming ``allowed``) or
+    a ValueError (a band of the other kind)."""
+    from ..uncertainty import CurveBand
+
+    if band is None:
+        return None
+    if not isinstance(band, CurveBand):
+        raise TypeError(f"band must be {allowed}; got {type(band).__name__}.")
+    if band.kind != kind:
+        raise ValueError(f"this display draws {kind!r} curves, but the band is a {band.kind!r} band; "
+                         f"make it with Evaluation.band({kind!r}, ...).")
+    return band
+
+
+def band_of(ev: Evaluation, kind: str, curve: Curve, band: BandOption) -> CurveBand | None:
+    """The band to draw for ``band=`` of ``from_evaluation``: None, or a CurveBand of ``curve``.
+
+    ``True`` means a 95% band; a number is the level (2000 bootstrap resamples, seed 0); a
+    CurveBand is used as it is (make it with ``ev.band(...)`` to choose the resamples or grid).
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5])
+    >>> band_of(ev, "roc", ev.roc.main, 0.9).level
+    0.9
+    >>> band_of(ev, "roc", ev.roc.main, 95)
+    Traceback (most recent call last):
+    ...
+    ValueError: band=95: a confidence level must lie strictly between 0 and 1 (e.g. 0.95).
+    """
+    if band is None or band is False:
+        return None
+    if band is True:
+        band = 0.95
+    if isinstance(band, Real):
+        if not 0.0 < float(band) < 1.0:
+            raise ValueError(f"band={band!r}: a confidence level must lie strictly between 0 and 1 (e.g. 0.95).")
+        return ev.band(kind, curve.name, level=float(band))
+    return check_band(band, kind, "True, a confidence level such as 0.95, or a CurveBand from Evaluation.band")
+
+
+def band_label(band: CurveBand) -> str:
+    """Legend text of a band: its level and how it was made.
+
+    >>> from clfeval.uncertainty import CurveBand
+    >>> import numpy as np
+    >>> z = np.zeros(2)
+    >>> band_label(CurveBand("roc", z, z, z, z, 0.975, "bootstrap percentile (B=500)"))
+    '97.5% pointwise band (bootstrap, 500 resamples)'
+    """
+    found = re.search(r"B=(\d+)", band.method)
+    how = "bootstrap" if "bootstrap" in band.method else band.method
+    if found:
+        how += f", {found.group(1)} resamples"
+    return f"{band.level * 100:.4g}% pointwise band ({how})"
+
+
+def draw_band(ax: Axes, band: CurveBand, *, color: Any, step: bool = False, **kwargs: Any) -> PolyCollection:
+    """Shade ``band`` (low to high at each grid point) in ``color``, beneath the curves.
+
+    ``step``: hold each value over the grid interval to its left, as precision-recall curves
+    are drawn. Points where the band is undefined are left blank. ``kwargs`` go to
+    ``ax.fill_between``. The legend lists each band text once (see :func:`label_bands`).
+    """
+    ok = finite(band.x, band.low, band.high)
+    text = band_label(band)
+    kw: dict[str, Any] = dict(color=color, alpha=BAND_ALPHA, linewidth=0, zorder=1, gid=BAND_GID + text)
+    kw.update(kwargs)
+    low = np.where(ok, band.low, 0.0)
+    high = np.where(ok, band.high, 0.0)
+    poly = ax.fill_between(band.x, low, high, where=ok, step="pre" if step else None, **kw)
+    label_bands(ax)
+    return poly
+
+
+def label_bands(ax: Axes) -> None:
+    """One legend entry per band text: the band itself when it is alone on ``ax``, else a grey
+    swatch (the colours already say which model each band belongs to)."""
+    from matplotlib.patches import Rectangle
+
+    groups: dict[str, list[Any]] = {}
+    for c in ax.collections:
+        gid = str(c.get_gid() or "")
+        if gid.startswith(BAND_GID):
+            groups.setdefault(gid[len(BAND_GID):], []).append(c)
+    for text, members in groups.items():
+        if len(members) == 1:
+            members[0].set_label(text)
+            continue
+        for member in members:
+            member.set_label("_nolegend_")
+        if not has_gid(ax, BAND_PROXY_GID + text):
+            ax.add_patch(Rectangle((0, 0), 0, 0, facecolor="0.35", alpha=BAND_ALPHA * 1.5, linewidth=0,
+                                   label=text, gid=BAND_PROXY_GID + text))
+
+
 class ManyModels:
     """Mixin: ``from_predictions`` of binary scores, and ``from_evaluations``, which overlays
     the models on one axes, one display each."""
@@ -119,7 +236,7 @@ class ManyModels:
         **kwargs: Any,
     ) -> D:
         """The display of binary scores (arguments as scikit-learn's ``from_predictions``),
-        through ``clfeval.evaluate``; other keywords (``kind``, plot options) go to
+        through ``clfeval.evaluate``; other keywords (``band``, plot options) go to
         ``from_evaluation``.
 
         >>> from matplotlib.figure import Figure
@@ -144,11 +261,16 @@ class ManyModels:
     ) -> list[D]:
         """One display per evaluation, all on the same axes (made if ``ax`` is None).
 
-        Unnamed models are called "model 1", "model 2", ...
+        Unnamed models are called "model 1", "model 2", ... ``band=0.95`` shades each model's
+        own band, in its colour; the legend lists the band once.
         """
         evaluations = list(evaluations)
         if not evaluations:
             raise ValueError("from_evaluations needs at least one Evaluation.")
+        band = kwargs.get("band")
+        if len(evaluations) > 1 and band is not None and not isinstance(band, (bool, Real)):
+            raise ValueError("one band cannot belong to several models: give a level (band=0.95), "
+                             "and each model gets its own band.")
         out: list[D] = []
         for i, ev in enumerate(evaluations):
             d = cls.from_evaluation(ev, ax=ax, name=model_name(ev, i), **kwargs)

@@ -10,6 +10,13 @@ higher-recall end, the rectangles whose area is the average precision.
 >>> disp = PrecisionRecallDisplay.from_evaluation(ev, ax=Figure().add_subplot())
 >>> disp.line_.get_label(), disp.prevalence, disp.break_even_.get_xydata().tolist()
 ('toy (AP = 0.833, break-even = 0.500)', 0.5, [[0.5, 0.5]])
+
+``band=0.95`` (or a CurveBand from ``ev.band("pr")``) shades the pointwise confidence band of
+precision at each recall, held over each recall step as the curve is:
+
+>>> disp = PrecisionRecallDisplay.from_evaluation(ev, band=0.9, ax=Figure().add_subplot())
+>>> disp.band.kind, disp.band_.get_label()
+('pr', '90% pointwise band (bootstrap, 2000 resamples)')
 """
 
 from __future__ import annotations
@@ -19,7 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._curve import ManyModels, curve_title_name, mark_point, model_name, pick_curve
+from ._curve import (
+    BandOption, ManyModels, band_of, check_band, curve_title_name, draw_band, mark_point, model_name,
+    pick_curve,
+)
 from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -28,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..evaluation import Evaluation
     from ..roc_pr import BreakEvenPoint, Curve, OperatingPoint
+    from ..uncertainty import CurveBand
 
 __all__ = ["PrecisionRecallDisplay", "draw_iso_f1", "draw_prevalence", "prevalence_of", "ISO_F1"]
 
@@ -111,8 +122,10 @@ def break_even_of(ev: Evaluation, curve: Curve) -> BreakEvenPoint | None:
 class PrecisionRecallDisplay(ManyModels):
     """Precision-recall curve of one binary scorer (or one curve of a multi-class evaluation).
 
-    After ``plot``: ``line_``, ``chance_level_``, ``iso_f1_lines_``, ``break_even_``,
-    ``operating_point_`` (each None / empty when not drawn), ``ax_``, ``figure_``.
+    ``band``: a pointwise confidence band (:class:`~clfeval.uncertainty.CurveBand`, precision
+    at each recall of a grid) or None. After ``plot``: ``line_``, ``band_``, ``chance_level_``,
+    ``iso_f1_lines_``, ``break_even_``, ``operating_point_`` (each None / empty when not
+    drawn), ``ax_``, ``figure_``.
 
     >>> from matplotlib.figure import Figure
     >>> d = PrecisionRecallDisplay(precision=[1, 1, 0.5], recall=[0, 1, 1], average_precision=1.0)
@@ -132,7 +145,9 @@ class PrecisionRecallDisplay(ManyModels):
         break_even: BreakEvenPoint | None = None,
         thresholds: Any = None,
         operating_point: OperatingPoint | None = None,
+        band: CurveBand | None = None,
     ) -> None:
+        self.band = check_band(band, "pr")
         self.precision = np.asarray(precision, dtype=np.float64)
         self.recall = np.asarray(recall, dtype=np.float64)
         self.average_precision = average_precision
@@ -151,16 +166,22 @@ class PrecisionRecallDisplay(ManyModels):
         curve: str | None = None,
         name: str | None = None,
         ax: Axes | None = None,
+        band: BandOption = None,
         **plot_kwargs: Any,
     ) -> PrecisionRecallDisplay:
-        """The PR curve of ``ev`` (binary: the positive class; else ``curve``, default "micro")."""
+        """The PR curve of ``ev`` (binary: the positive class; else ``curve``, default "micro").
+
+        ``band``: None (default, no band), a confidence level such as 0.95 (``True``: 0.95) for
+        the pointwise bootstrap band of ``ev.band("pr", ...)`` (2000 resamples, seed 0), or a
+        CurveBand made by ``ev.band`` with other settings.
+        """
         c = pick_curve(ev, "pr", curve)
         disp = cls(
             precision=c.y, recall=c.x, average_precision=c.area,
             name=curve_title_name(ev, c, name or model_name(ev)),
             pos_label=c.name if ev.task == "binary" else None,
             prevalence=prevalence_of(ev, c), break_even=break_even_of(ev, c),
-            thresholds=c.thresholds, operating_point=c.operating_point,
+            thresholds=c.thresholds, operating_point=c.operating_point, band=band_of(ev, "pr", c, band),
         )
         return disp.plot(ax=ax, **plot_kwargs)
 
@@ -174,9 +195,11 @@ class PrecisionRecallDisplay(ManyModels):
         show_break_even: bool = True,
         show_operating_point: bool = True,
         chance_level_kw: dict[str, Any] | None = None,
+        band_kw: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> PrecisionRecallDisplay:
-        """Draw on ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``."""
+        """Draw on ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``,
+        ``band_kw`` to the band's ``ax.fill_between`` (e.g. ``{"alpha": 0.3}``)."""
         fig, ax = new_axes(ax, (5.8, 5.2))
         name = name or self.name or "Classifier"
         be = self.break_even if show_break_even else None
@@ -189,6 +212,9 @@ class PrecisionRecallDisplay(ManyModels):
         line_kw.update(kwargs)
         (self.line_,) = ax.plot(self.recall, self.precision, **line_kw)
         color = self.line_.get_color()
+        self.band_ = None
+        if self.band is not None:
+            self.band_ = draw_band(ax, self.band, color=color, step=True, **(band_kw or {}))
         self.iso_f1_lines_ = draw_iso_f1(ax, iso_f1)
         self.chance_level_ = (
             draw_prevalence(ax, self.prevalence, **(chance_level_kw or {})) if plot_chance_level else None

@@ -224,7 +224,7 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
     for m, ci in data["overall"].items():
         overall.add_row(title(m), cell(ci.low, ci.high), ci.method)
     console.print(overall)
-    methods = sorted({per_class[m].method for m in metrics})
+    methods = sorted({per_class[m].method for m in metrics} | {ci.method for row in averages.values() for ci in row.values()})
     console.print(f"[dim]methods: {_esc('; '.join(methods))}[/dim]")
     for note in data.get("notes", []):
         console.print(f"[dim]note: {_esc(note)}[/dim]")
