@@ -19,10 +19,18 @@ from .counts import ConfusionCounts, MultilabelCounts
 from .evaluation import Evaluation, evaluate
 from .exceptions import UndefinedMetricWarning
 from .scores import ScoreTable
+from . import protocols
+from .cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
+from .cross_evaluation import compare as compare_estimators
 
 __all__ = [
     "evaluate",
     "Evaluation",
+    "cross_evaluate",
+    "CrossEvaluation",
+    "compare_estimators",
+    "aggregate_confusions",
+    "protocols",
     "ConfusionMatrix",
     "metrics",
     "ConfusionCounts",
