@@ -119,3 +119,60 @@ def test_coverage_of_delong_auc_and_bootstrap_ap_from_evaluate():
     coverage = hits / sims
     print(f"coverage DeLong AUC: {coverage[0]:.3f}, bootstrap AP: {coverage[1]:.3f} over {sims} simulations")
     assert 0.93 <= coverage[0] <= 0.97 and 0.93 <= coverage[1] <= 0.97
+
+
+def _covered(ci, truth: float) -> bool:
+    return bool(ci.low <= truth <= ci.high)
+
+
+def test_coverage_of_case_influence_intervals():
+    """Averaged areas of a multi-class scorer, weighted accuracy and macro F1, and multilabel
+    averages: the truth of each is its value on 10^6 cases from the same model."""
+    import warnings
+
+    import clfeval
+
+    rng = np.random.default_rng(20261123)
+
+    def multiclass(n):
+        y = rng.choice(3, n, p=[0.5, 0.3, 0.2])
+        s = rng.normal(size=(n, 3)) + np.eye(3)[y] * np.array([1.0, 1.5, 0.8])
+        return y, s, rng.exponential(1.0, n)
+
+    def multilabel(n):
+        y = (rng.random((n, 3)) < [0.5, 0.3, 0.6]).astype(int)
+        y[:, 1] = np.where(rng.random(n) < 0.6, y[:, 0], y[:, 1])
+        p = np.where(rng.random((n, 3)) < 0.8, y, 1 - y)
+        return y, p
+
+    def numbers(ev):
+        out = {f"{avg} {area}": ev.ci(area, average=avg) for area in ("roc_auc", "average_precision")
+               for avg in ("macro", "weighted", "micro")} if ev.has_scores else {}
+        if ev._sample_weight is not None:
+            out = {f"sample-weighted {k}": c for k, c in out.items()}
+            out.update({"sample-weighted accuracy": ev.ci("accuracy"),
+                        "sample-weighted macro f1": ev.ci("f1", average="macro"),
+                        "sample-weighted mcc": ev.ci("mcc")})
+        if ev.task == "multilabel":
+            out.update({f"multilabel {avg} f1": ev.ci("f1", average=avg) for avg in ("micro", "macro", "samples")})
+            out["multilabel hamming"] = ev.ci("hamming_loss")
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y, s, w = multiclass(1_000_000)
+        truth = {k: c.estimate for k, c in numbers(clfeval.evaluate(y, y_score=s)).items()}
+        truth.update({k: c.estimate for k, c in numbers(clfeval.evaluate(y, y_score=s, sample_weight=w)).items()})
+        truth.update({k: c.estimate for k, c in numbers(clfeval.evaluate(*multilabel(1_000_000))).items()})
+        hits: dict[str, list[bool]] = {k: [] for k in truth}
+        for _ in range(1000):
+            y, s, _w = multiclass(400)
+            y8, s8, w8 = multiclass(800)  # exponential weights halve the effective n: 800 cases ~ 400
+            evs = [clfeval.evaluate(*multilabel(400)), clfeval.evaluate(y, y_score=s),
+                   clfeval.evaluate(y8, y_score=s8, sample_weight=w8)]
+            for ev in evs:
+                for k, ci in numbers(ev).items():
+                    hits[k].append(_covered(ci, truth[k]))
+    shares = {k: _report(k + (" (n=800)" if k.startswith("sample-weighted") else " (n=400)"), np.array(v))
+              for k, v in hits.items()}
+    assert all(LOW <= v <= HIGH for v in shares.values()), shares

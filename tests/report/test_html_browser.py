@@ -218,3 +218,77 @@ def test_network_is_refused(browser: Any, tmp_path: Path) -> None:
         page.close()
     assert blocked.startswith("refused")
     assert not [u for u in seen["request"] if u.startswith("http")]
+
+
+@pytest.mark.parametrize("name", ["comparison", "multiclass_digits"])
+def test_bands_render_and_toggle(name: str, browser: Any, tmp_path: Path) -> None:
+    """Pages with pointwise bands: each band is a filled area, hidden and shown by its legend entry."""
+    evaluations = PAGES[name]()
+    path = write_html(tmp_path / f"bands_{name}.html", evaluations, bands=0.95)
+    page, seen = _open(browser, path)
+    band_state = """id => document.getElementById(id).data
+        .filter(t => (t.legendgroup || '').endsWith(':band')).map(t => [t.legendgroup, t.visible])"""
+    try:
+        assert page.evaluate("[document.body.dataset.chartsRendered, document.body.dataset.chartsFailed]")[1] == "0"
+        for fid in ("roc-curves", "pr-curves"):
+            state = page.evaluate(band_state, fid)
+            assert len(state) == 2 * len(evaluations) and all(v is True for _, v in state), state
+            # plotly drew one filled area per band, with a real outline
+            fills = page.evaluate(
+                """id => Array.from(document.querySelectorAll('#' + id + ' path.js-fill'))
+                     .filter(p => (p.getAttribute('d') || '').length > 20).length""", fid)
+            assert fills >= len(evaluations), fills
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#roc-curves").screenshot(path=str(ARTIFACTS / f"report_bands_{name}_roc.png"))
+        page.locator("#pr-curves").screenshot(path=str(ARTIFACTS / f"report_bands_{name}_pr.png"))
+        # a click on the first band's legend entry hides both of its edges, and nothing else
+        entry = page.locator("#roc-curves .legend .traces", has_text="pointwise band").first
+        entry.locator(".legendtoggle").click()
+        # plotly waits out its double-click delay before it acts on a single click
+        page.wait_for_function(
+            "() => document.getElementById('roc-curves').data.some(t => t.visible === 'legendonly')", timeout=5_000)
+        state = page.evaluate(band_state, "roc-curves")
+        assert [v for _, v in state[:2]] == ["legendonly", "legendonly"], state
+        assert all(v is True for _, v in state[2:]), state
+        curves = page.evaluate("""() => document.getElementById('roc-curves').data
+            .filter(t => t.mode === 'lines' && !(t.legendgroup || '').endsWith(':band') && t.legendgroup)
+            .map(t => t.visible)""")
+        assert all(v is True for v in curves), curves
+    finally:
+        page.close()
+    errors = [text for kind, text in seen["console"] if kind == "error"]
+    assert errors == [] and seen["pageerror"] == [] and seen["dialog"] == []
+    assert all(url.startswith(ALLOWED_SCHEMES) for url in seen["request"]), seen["request"]
+
+
+def test_cross_validation_page(browser: Any, tmp_path: Path) -> None:
+    """A CrossEvaluation's page: its cross-validation charts and the pooled report draw with no error."""
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.naive_bayes import GaussianNB
+
+    from clfeval.cross_evaluation import cross_evaluate
+    from clfeval.protocols import KFold
+
+    X, y = load_breast_cancer(return_X_y=True)
+    cv = cross_evaluate(GaussianNB(), X, y, KFold(5, random_state=0), progress=False, name="naive Bayes")
+    path = write_html(tmp_path / "cross_validation.html", cv)
+    page, seen = _open(browser, path)
+    try:
+        assert page.evaluate("[document.body.dataset.chartsRendered, document.body.dataset.chartsFailed]") == ["8", "0"]
+        traces = page.evaluate("""() => ['cv1-roc', 'cv1-pr', 'cv1-metrics'].map(id => {
+            const el = document.getElementById(id);
+            return [el.classList.contains('js-plotly-plot'), el.data.length,
+                    el.data.filter(t => t.legendgroup === 'folds').length,
+                    el.querySelectorAll('.boxlayer .trace').length];
+        })""")
+        assert [t[0] for t in traces] == [True, True, True]
+        assert traces[0][2] == traces[1][2] == 5  # one drawn line per fold
+        assert traces[2][3] >= 11  # one drawn box per metric
+        assert page.locator("table.cv-folds tbody.folds tr").count() == 5
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#cv-1").screenshot(path=str(ARTIFACTS / "report_cross_validation.png"))
+    finally:
+        page.close()
+    errors = [text for kind, text in seen["console"] if kind == "error"]
+    assert errors == [] and seen["pageerror"] == [] and seen["dialog"] == []
+    assert all(url.startswith(ALLOWED_SCHEMES) for url in seen["request"]), seen["request"]

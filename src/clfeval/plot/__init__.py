@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from .cd_diagram import CriticalDifferenceDisplay
 from .confusion import ConfusionMatrixDisplay
+from .cross import CrossValidationCurveDisplay, FoldMetricsDisplay
 from .ovr import OneVsRestDisplay
 from .pr import PrecisionRecallDisplay
 from .roc import RocCurveDisplay
@@ -30,5 +31,7 @@ __all__ = [
     "PrecisionRecallDisplay",
     "OneVsRestDisplay",
     "ThresholdCurve3DDisplay",
+    "CrossValidationCurveDisplay",
+    "FoldMetricsDisplay",
     "save_pngs",
 ]

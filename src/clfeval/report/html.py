@@ -12,6 +12,10 @@ and overlaid in the charts, whose menu also shows each model on its own.
 Everything is read from ``Evaluation.to_dict()`` (a dict in that schema, e.g. a loaded
 ``to_json`` file, works too). plotly is imported only when a page is made.
 
+Pointwise confidence bands of the ROC and PR curves are shaded when asked for
+(``render_html(ev, bands=0.95)``) or when a dict carries a "bands" entry (:func:`bands_dict`);
+each band is one legend entry, so a click hides or shows it.
+
 >>> import clfeval
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
 >>> page = render_html(ev, title="Demo")
@@ -27,12 +31,13 @@ import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
 from .html_assets import BOOT_JS, CLASS_COLORS, CSP, CSS, FONT_STACK, MODEL_COLORS
 
-__all__ = ["render_html", "write_html", "figures"]
+__all__ = ["render_html", "write_html", "figures", "bands_dict", "cross_validation_dict"]
 
 #: (key of report["overall"], display title, higher is better)
 HEADLINE: tuple[tuple[str, str, bool], ...] = (
@@ -173,6 +178,8 @@ class _Model:
     name: str
     data: dict[str, Any]
     color: str
+    #: set when the model is the pooled Evaluation of a cross-evaluation: how it was pooled
+    pooled_from: str | None = None
 
     @property
     def key(self) -> str:
@@ -192,6 +199,10 @@ class _Model:
 
     def curves(self, kind: str) -> dict[str, dict[str, Any]]:
         return dict(self.data.get(kind) or {})
+
+    def bands(self, kind: str) -> dict[str, dict[str, Any]]:
+        """Curve name -> pointwise band (a ``CurveBand.to_dict()``), of the curves that have one."""
+        return dict((self.data.get("bands") or {}).get(kind) or {})
 
     def main_curve(self, kind: str) -> str | None:
         curves = self.curves(kind)
@@ -229,11 +240,13 @@ class _Model:
         return pos / total if total > 0 else None
 
 
-def _as_dict(evaluation: Any) -> dict[str, Any]:
+def _as_dict(evaluation: Any, bands: float | None = None) -> dict[str, Any]:
     if isinstance(evaluation, Mapping):
         data = dict(evaluation)
     elif callable(getattr(evaluation, "to_dict", None)):
         data = evaluation.to_dict()
+        if bands is not None and getattr(evaluation, "has_scores", False):
+            data["bands"] = bands_dict(evaluation, bands)
     else:
         raise TypeError(
             f"expected an Evaluation (from clfeval.evaluate) or its to_dict(), got {type(evaluation).__name__}."
@@ -241,16 +254,80 @@ def _as_dict(evaluation: Any) -> dict[str, Any]:
     missing = [k for k in ("task", "names", "report", "confusion") if k not in data]
     if missing:
         raise ValueError(f"not an Evaluation.to_dict(): the keys {missing} are missing.")
+    _check_bands(data.get("bands"))
     return data
 
 
-def _models(evaluations: Any) -> list[_Model]:
+def _check_bands(bands: Any) -> None:
+    """A ValueError that names the curve when a "bands" entry is not in :func:`bands_dict`'s form."""
+    if bands is None:
+        return
+    if not isinstance(bands, Mapping) or set(bands) - {"roc", "pr"}:
+        raise ValueError('"bands" must be a dict {"roc": {curve: band}, "pr": {curve: band}} (see bands_dict).')
+    for kind, per_curve in bands.items():
+        for curve, band in (per_curve or {}).items():
+            sizes = {len(band.get(k) or []) for k in ("x", "low", "high")} if isinstance(band, Mapping) else set()
+            if len(sizes) != 1 or 0 in sizes:
+                raise ValueError(f'bands["{kind}"]["{curve}"] must be a CurveBand.to_dict(): "x", "low" and '
+                                 '"high" lists of the same, non-zero length.')
+
+
+def bands_dict(evaluation: Any, level: float = 0.95, *, n_resamples: int = 2000, seed: Any = 0) -> dict[str, Any]:
+    """Pointwise bootstrap bands of the main ROC and PR curves of an Evaluation, in the form the
+    page reads from a dict's "bands" entry: ``{"roc": {curve: CurveBand.to_dict()}, "pr": ...}``.
+
+    Only the main curve (binary: the positive class; otherwise "micro") gets a band: each costs
+    a bootstrap (about 0.1 to 1 s at 2000 resamples), a page would need two per class, and a
+    dozen overlapping shaded areas hide the curves they are meant to qualify. For a class's
+    band, add ``ev.band(kind, class_name).to_dict()`` under its curve name.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5])
+    >>> b = bands_dict(ev, 0.9, n_resamples=200)
+    >>> list(b["roc"]), b["pr"]["1"]["level"]
+    (['1'], 0.9)
+    """
+    level = _bands_level(level)
+    if evaluation.roc is None:
+        raise ValueError("this evaluation has no scores, so it has no curves to band: pass y_score to evaluate().")
+    out: dict[str, Any] = {}
+    for kind in ("roc", "pr"):
+        name = getattr(evaluation, kind).main_name
+        band = evaluation.band(kind, name, level=level, n_resamples=n_resamples, seed=seed)
+        out[kind] = {name: band.to_dict()}
+    return out
+
+
+def _bands_level(bands: Any) -> float:
+    if isinstance(bands, bool) or not isinstance(bands, Real) or not 0.0 < float(bands) < 1.0:
+        raise ValueError(f"bands must be a confidence level strictly between 0 and 1 (e.g. 0.95) or None, "
+                         f"got {bands!r}.")
+    return float(bands)
+
+
+def _is_cross_evaluation(obj: Any) -> bool:
+    if not hasattr(obj, "folds"):
+        return False
+    from ..cross_evaluation import CrossEvaluation
+
+    return isinstance(obj, CrossEvaluation)
+
+
+def _items(evaluations: Any) -> list[Any]:
     if isinstance(evaluations, Mapping) or callable(getattr(evaluations, "to_dict", None)):
-        evaluations = [evaluations]
-    items = list(evaluations)
+        return [evaluations]
+    return list(evaluations)
+
+
+def _models(evaluations: Any, bands: float | None = None) -> list[_Model]:
+    if bands is not None:
+        bands = _bands_level(bands)
+    items = _items(evaluations)
     if not items:
         raise ValueError("write_html needs at least one Evaluation, got none.")
-    datas = [_as_dict(e) for e in items]
+    pooling = [e.pooling if _is_cross_evaluation(e) else None for e in items]
+    items = [e.pooled if _is_cross_evaluation(e) else e for e in items]
+    datas = [_as_dict(e, bands) for e in items]
     multi = len(datas) > 1
     names: list[str] = []
     for i, d in enumerate(datas):
@@ -259,7 +336,8 @@ def _models(evaluations: Any) -> list[_Model]:
         while name in names:
             name, n = f"{base} ({n})", n + 1
         names.append(name)
-    return [_Model(i, nm, d, MODEL_COLORS[i % len(MODEL_COLORS)]) for i, (nm, d) in enumerate(zip(names, datas))]
+    return [_Model(i, nm, d, MODEL_COLORS[i % len(MODEL_COLORS)], pooling[i])
+            for i, (nm, d) in enumerate(zip(names, datas))]
 
 
 # -- figures (plain dicts in plotly's JSON form) ------------------------------------------------------
@@ -306,6 +384,65 @@ def _curve_style(m: _Model, kind: str, curve: str, multi: bool) -> tuple[str, st
     return color, ("dash" if curve == "micro" else "dot"), 2.8, prefix + average
 
 
+def _rgba(color: str, alpha: float) -> str:
+    """A "#rrggbb" colour with an opacity, for plotly.
+
+    >>> _rgba("#1f4e9c", 0.2)
+    'rgba(31,78,156,0.2)'
+    """
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r},{g},{b},{alpha:g})"
+
+
+def _band_text(band: Mapping[str, Any]) -> str:
+    """ "95% pointwise band" for a band's legend entry.
+
+    >>> _band_text({"level": 0.975})
+    '97.5% pointwise band'
+    """
+    level = _num(band.get("level"))
+    return ("" if level is None else f"{level * 100:.4g}% ") + "pointwise band"
+
+
+def _band_traces(band: Mapping[str, Any], color: str, label: str, group: str, kind: str,
+                 stepped: bool) -> list[dict[str, Any]]:
+    """A band as two traces: its lower edge, then its upper edge filled down to it ("tonexty").
+
+    They share a legend group with one entry, so a click on it hides or shows the whole band;
+    the hover of the upper edge gives both ends and the method.
+    """
+    xs, ys = _AXIS[kind][:2]
+    shape = "vh" if stepped else "linear"
+    low = _clean(band["low"])
+    edge = {"type": "scatter", "mode": "lines", "x": _clean(band["x"]), "legendgroup": group,
+            "line": {"color": color, "width": 0, "shape": shape}}
+    text = _band_text(band)
+    return [
+        {**edge, "y": low, "name": f"{label}: {text} (lower edge)", "showlegend": False, "hoverinfo": "skip"},
+        {**edge, "y": _clean(band["high"]), "name": f"{label}: {text}", "fill": "tonexty",
+         "fillcolor": _rgba(color, 0.2), "customdata": low,
+         "hovertemplate": (f"{text}<br>{xs} %{{x:.4f}}<br>{ys} %{{customdata:.4f}} to %{{y:.4f}}"
+                           f"<extra>{_ptext(band.get('method', ''))}</extra>")},
+    ]
+
+
+def _layer_bands(traces: list[dict[str, Any]], views: list[set[str]]) -> None:
+    """Draw every band (pairs of edge traces) beneath every curve, above the chart's guide (the
+    first trace), yet list each band right after its curve in the legend. In place, keeping
+    ``views`` aligned with ``traces``."""
+    def is_band(i: int) -> bool:
+        return str(traces[i].get("legendgroup", "")).endswith(":band")
+
+    if not any(is_band(i) for i in range(len(traces))):
+        return
+    order = sorted(range(len(traces)), key=lambda i: 0 if i == 0 else 1 if is_band(i) else 2)
+    traces[:], views[:] = [traces[i] for i in order], [views[i] for i in order]
+    curve_at = {t["legendgroup"]: i for i, t in enumerate(traces)
+                if t.get("legendgroup") and t.get("showlegend", True)}
+    for i, t in enumerate(traces):
+        t["legendrank"] = curve_at[t["legendgroup"][:-len(":band")]] + 0.5 if is_band(i) else i
+
+
 def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
     """ROC or PR chart: every model's curves, its operating points, and the chart's guides."""
     shown = [m for m in models if m.curves(kind)]
@@ -349,6 +486,10 @@ def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
             thresholds = [_fmt_threshold(t) for t in c.get("thresholds") or []]
             group = f"{m.key}:{cname}"
             stepped = kind == "pr" and not (m.task != "binary" and cname == "macro")
+            band = m.bands(kind).get(cname)
+            if band is not None:
+                for trace in _band_traces(band, color, label, f"{group}:band", kind, stepped):
+                    add(trace, in_views)
             add({
                 "type": "scatter", "mode": "lines", "name": full, "legendgroup": group,
                 "x": _clean(c["x"]), "y": _clean(c["y"]), "customdata": thresholds,
@@ -392,6 +533,7 @@ def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
                      "hovertemplate": "break-even point<br>precision = recall = %{x:.4f}<br>"
                                       "threshold %{customdata}<extra></extra>"}, in_views)
 
+    _layer_bands(traces, views)
     default = "compare" if multi else shown[0].key
     for t, v in zip(traces, views):
         t["visible"] = default in v
@@ -576,17 +718,20 @@ def _confusion_figure(m: _Model) -> dict[str, Any] | None:
     return {"id": f"confusion-{m.index + 1}", "kind": "heatmap", "data": [trace], "layout": layout}
 
 
-def figures(evaluations: Any) -> list[dict[str, Any]]:
+def figures(evaluations: Any, *, bands: float | None = None) -> list[dict[str, Any]]:
     """The page's figures as plotly JSON dicts: ``{"id", "kind", "data", "layout"}`` each.
 
     ``kind`` is "heatmap", "2d" or "3d". Useful to inspect, or to validate with
-    ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``.
+    ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``. ``bands`` as in
+    :func:`write_html`.
 
     >>> import clfeval
     >>> [f["id"] for f in figures(clfeval.evaluate([0, 1, 1], [0, 1, 0]))]
     ['confusion-1']
     """
-    return _figures(_models(evaluations))
+    evaluations = _items(evaluations)
+    cvs = [f for c, d in enumerate(_cv_datas(evaluations), start=1) for f in _cv_figures(d, c)]
+    return cvs + _figures(_models(evaluations, bands))
 
 
 def _figures(models: list[_Model]) -> list[dict[str, Any]]:
@@ -842,7 +987,11 @@ def _chart_div(fig: dict[str, Any], extra_class: str = "", max_width: int | None
 
 def _model_section(m: _Model, fig: dict[str, Any] | None, multi: bool) -> str:
     parts = [f'<section class="model" id="model-{m.index + 1}" data-model="{m.index}">']
-    parts.append(f"<h2>Model: {_esc(m.name)}</h2>" if multi else "<h2>Results</h2>")
+    if m.pooled_from is not None:
+        parts.append(f"<h2>Pooled out-of-fold evaluation{': ' + _esc(m.name) if multi else ''}</h2>"
+                     f'<p class="hint">{_esc(m.pooled_from[:1].upper() + m.pooled_from[1:])}.</p>')
+    else:
+        parts.append(f"<h2>Model: {_esc(m.name)}</h2>" if multi else "<h2>Results</h2>")
     parts.append(_cards(m))
     parts.append("<h3>Classification report</h3>")
     parts.append(_report_table(m))
@@ -895,11 +1044,15 @@ def _tests_section(tests: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _chunks(models: list[_Model], title: str | None, plotly_js: str,
-            tests: Sequence[Mapping[str, Any]] | None = None) -> Iterator[str]:
+            tests: Sequence[Mapping[str, Any]] | None = None,
+            cvs: Sequence[dict[str, Any]] = ()) -> Iterator[str]:
     """The page, piece by piece (so a file can be written without joining 5 MB first)."""
     multi = len(models) > 1
-    figs = _figures(models)
+    cv_figs = [f for c, d in enumerate(cvs, start=1) for f in _cv_figures(d, c)]
+    figs = cv_figs + _figures(models)
     by_id = {f["id"]: f for f in figs}
+    if title is None and cvs:
+        title = "Cross-validation: " + ", ".join(str(d["name"]) for d in cvs)
     page_title = _title(models, title)
     yield (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -910,9 +1063,11 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
     )
     has_curves = any(m.curves("roc") or m.curves("pr") for m in models)
     has_3d = any(f["kind"] == "3d" for f in figs)
-    toc = [("summary", "Comparison")] if multi else []
+    toc = [(f"cv-{c}", "Cross-validation" + (f": {d['name']}" if len(cvs) > 1 else ""))
+           for c, d in enumerate(cvs, start=1)]
+    toc += [("summary", "Comparison")] if multi else []
     toc += [("tests", "Paired tests")] if tests else []
-    toc += [(f"model-{m.index + 1}", m.name if multi else "Results") for m in models]
+    toc += [(f"model-{m.index + 1}", m.name if multi else ("Pooled" if m.pooled_from else "Results")) for m in models]
     toc += [("curves", "ROC and PR curves")] if has_curves else []
     toc += [("threshold-views", "Threshold views (3-D)")] if has_3d else []
     meta = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in _meta(models))
@@ -924,6 +1079,8 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
         f"{nav}{warnings}</header>\n"
         "<noscript><p>The charts need JavaScript; the tables below do not.</p></noscript>\n"
     )
+    for c, d in enumerate(cvs, start=1):
+        yield _cv_section(d, c, by_id)
     if multi:
         yield f'<section id="summary"><h2>Comparison</h2>{_comparison_table(models)}</section>\n'
     if tests:
@@ -938,6 +1095,7 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
                 "precision equals recall. Click a legend entry to hide or show a curve.")
         if multi:
             hint += " The menu at the top right switches between comparing the models and one model's curves."
+        hint += _bands_hint(models)
         yield f'<p class="hint">{_esc(hint)}</p><div class="charts">'
         for fid in ("roc-curves", "pr-curves"):
             if fid in by_id:
@@ -964,34 +1122,342 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
     yield f"<script>{BOOT_JS}</script>\n</body>\n</html>\n"
 
 
+def _bands_hint(models: list[_Model]) -> str:
+    """A sentence on the shaded bands of the curve charts ('' without any)."""
+    texts = sorted({_band_text(b) for m in models for kind in ("roc", "pr") for b in m.bands(kind).values()})
+    if not texts:
+        return ""
+    return (f" Shaded areas are {' and '.join(texts)}s: at each false positive rate (ROC) or recall (PR), "
+            "the range that holds the curve in that share of bootstrap resamples of the scores (hover "
+            "an upper edge for the method). They qualify each point, not the whole curve at once.")
+
+
 def _figures_json(figs: list[dict[str, Any]]) -> str:
     return _script_json(figs)
+
+
+# -- cross-validation -------------------------------------------------------------------------------
+
+#: level of the intervals and bands of the cross-validation section
+CV_LEVEL = 0.95
+_CV_AREA = {"roc": "AUC", "pr": "AP"}
+
+
+def cross_validation_dict(cv: Any, level: float = CV_LEVEL, *, max_points: int = 2000) -> dict[str, Any]:
+    """What the cross-validation section of the page shows, as plain Python (JSON-ready after
+    ``_clean``): settings, the per-fold table (``cv.table()``), the summary (``cv.summary(level)``)
+    and, with scores, each fold's exact ROC and PR curve (at most ``max_points`` points) and
+    their vertical mean with its corrected band (``cv.mean_curve(kind, band="corrected")``).
+
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from clfeval.cross_evaluation import cross_evaluate
+    >>> X, y = load_iris(return_X_y=True)
+    >>> d = cross_validation_dict(cross_evaluate(GaussianNB(), X, y, progress=False))
+    >>> d["protocol"], d["response"], len(d["table"]["fold"]), d["mean_curves"]["roc"]["curve"]
+    ('stratified 5-fold CV', 'predict_proba', 5, 'micro')
+    """
+    if not _is_cross_evaluation(cv):
+        raise TypeError(f"expected a CrossEvaluation (from cross_evaluate), got {type(cv).__name__}.")
+    table = cv.table()
+    fixed = {"fold", "repeat", "n_train", "n_test", "fit_time", "predict_time", "evaluation_time", "error"}
+    metrics = [k for k in table if k not in fixed]
+    summary = cv.summary(level, metrics)
+    out: dict[str, Any] = {
+        "name": str(cv.name), "protocol": cv.protocol_name, "protocol_repr": repr(cv.protocol),
+        "response": cv.response, "binary": len(cv.labels) == 2, "n_folds": len(cv.folds), "n_failed": len(cv.failed), "n_repeats": cv.n_repeats,
+        "n_samples": int(cv._y.size), "test_train_ratio": cv.test_train_ratio, "pooling": cv.pooling,
+        "notes": list(cv.notes), "times": cv.times, "metrics": metrics, "table": table,
+        "summary": summary.to_dict(), "mean_curves": {}, "fold_curves": {}, "prevalence": None,
+    }
+    if cv.response == "predict" or not cv.evaluations:
+        return out
+    for kind in ("roc", "pr"):
+        try:
+            mean = cv.mean_curve(kind, band="corrected", level=level)
+        except ValueError as exc:  # every fold's curve undefined
+            out["notes"].append(f"no mean {kind.upper()} curve: {exc}")
+            continue
+        out["mean_curves"][kind] = {**mean.to_dict(), "area_mean": mean.area_mean, "area_std": mean.area_std,
+                                    "method": mean.band}
+        folds = []
+        for f in cv.folds:
+            if f.evaluation is None:
+                continue
+            c = f.evaluation.compact_curves(kind, max_points)[mean.curve]
+            if math.isfinite(c.area):
+                folds.append({"fold": f.index, "repeat": f.repeat, "x": c.x.tolist(), "y": c.y.tolist(),
+                              "area": float(c.area)})
+        out["fold_curves"][kind] = folds
+        if kind == "pr":
+            pooled = cv.pooled.to_dict()
+            m = _Model(0, "", pooled, "")
+            out["prevalence"] = m.prevalence("pr", mean.curve)
+    return out
+
+
+def _cv_curve_figure(d: dict[str, Any], c: int, kind: str) -> dict[str, Any] | None:
+    """Per-fold curves (thin), their vertical mean (bold) and its band, and the chance line."""
+    mean = d["mean_curves"].get(kind)
+    if mean is None:
+        return None
+    xs, ys, xtitle, ytitle = _AXIS[kind]
+    area = _CV_AREA[kind]
+    color = MODEL_COLORS[0]
+    stepped = kind == "pr"
+    shape = "vh" if stepped else "linear"
+    traces: list[dict[str, Any]] = []
+    if kind == "roc":
+        traces.append({"type": "scatter", "x": [0, 1], "y": [0, 1], "mode": "lines", "name": "chance",
+                       "line": {"color": "#8c959f", "dash": "dash", "width": 1}, "hoverinfo": "skip"})
+    elif d.get("prevalence") is not None:
+        p = d["prevalence"]
+        traces.append({"type": "scatter", "x": [0, 1], "y": [p, p], "mode": "lines",
+                       "name": f"baseline (prevalence {p:.3f})",
+                       "line": {"color": "#8c959f", "dash": "dash", "width": 1},
+                       "hovertemplate": "baseline: precision of random guessing %{y:.4f}<extra></extra>"})
+    folds = d["fold_curves"].get(kind) or []
+    for i, f in enumerate(folds):
+        rep = f" (repeat {f['repeat'] + 1})" if d["n_repeats"] > 1 else ""
+        traces.append({
+            "type": "scatter", "mode": "lines", "x": _clean(f["x"]), "y": _clean(f["y"]),
+            "name": f"folds ({len(folds)} curves)", "legendgroup": "folds", "showlegend": i == 0,
+            "opacity": 0.45, "line": {"color": color, "width": 1, "shape": shape},
+            "hovertemplate": (f"fold {f['fold'] + 1}{rep}, {area} {f['area']:.4f}<br>{xs} %{{x:.4f}}<br>"
+                              f"{ys} %{{y:.4f}}<extra></extra>"),
+        })
+    band_name = f"{mean['level'] * 100:.4g}% corrected band of the mean"
+    edge = {"type": "scatter", "mode": "lines", "x": _clean(mean["x"]), "legendgroup": "band",
+            "line": {"color": color, "width": 0, "shape": shape}}
+    traces.append({**edge, "y": _clean(mean["low"]), "name": f"{band_name} (lower edge)", "showlegend": False,
+                   "hoverinfo": "skip"})
+    traces.append({**edge, "y": _clean(mean["high"]), "name": band_name, "fill": "tonexty",
+                   "fillcolor": _rgba(color, 0.22), "customdata": _clean(mean["low"]),
+                   "hovertemplate": (f"{band_name}<br>{xs} %{{x:.4f}}<br>{ys} %{{customdata:.4f}} to %{{y:.4f}}"
+                                     f"<extra>{_ptext(mean['method'])}</extra>")})
+    curve = str(mean["curve"])
+    which = "" if d["binary"] else (f", {curve}-average" if curve in ("micro", "macro") else f", class {curve}")
+    traces.append({
+        "type": "scatter", "mode": "lines", "x": _clean(mean["x"]), "y": _clean(mean["mean"]),
+        "name": f"mean{which} ({area} {_fmt(mean['area_mean'], 3)} \u00b1 {_fmt(mean['area_std'], 3)})",
+        "line": {"color": color, "width": 3, "shape": shape},
+        "hovertemplate": f"mean over folds<br>{xs} %{{x:.4f}}<br>{ys} %{{y:.4f}}<extra></extra>",
+    })
+    title = ("ROC curves" if kind == "roc" else "Precision-recall curves") + " across folds"
+    layout = _base_layout(title, 560)
+    pad = {"range": [-0.02, 1.02], "zeroline": False, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
+           "mirror": True, "ticks": "outside", "automargin": True}
+    layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
+    layout["yaxis"] = {"title": {"text": ytitle}, **pad}
+    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
+                        "font": {"size": 11}}
+    layout["margin"] = {"l": 64, "r": 24, "t": 64, "b": 24}
+    layout["hovermode"] = "closest"
+    return {"id": f"cv{c}-{kind}", "kind": "2d", "data": traces, "layout": layout}
+
+
+def _cv_metrics_figure(d: dict[str, Any], c: int) -> dict[str, Any] | None:
+    """Box and strip plot of each metric across folds, with the mean, its interval and the pooled value."""
+    metrics = d["metrics"]
+    if not metrics:
+        return None
+    rows = {r["metric"]: r for r in d["summary"]["rows"]}
+    folds = [i + 1 for i in d["table"]["fold"]]
+    traces: list[dict[str, Any]] = []
+    for i, m in enumerate(metrics):
+        traces.append({
+            "type": "box", "x": [i] * len(folds), "y": _clean(d["table"][m]), "name": _ptext(m),
+            "boxpoints": "all", "jitter": 0.5, "pointpos": 0, "width": 0.42, "showlegend": False,
+            "fillcolor": _rgba(MODEL_COLORS[0], 0.15), "line": {"color": "#59636e", "width": 1},
+            "marker": {"color": MODEL_COLORS[0], "size": 6, "opacity": 0.85,
+                       "line": {"color": "#ffffff", "width": 0.5}},
+            "customdata": folds, "hovertemplate": f"{_ptext(m)}<br>fold %{{customdata}}: %{{y:.4f}}<extra></extra>",
+        })
+    xs = [i + 0.36 for i in range(len(metrics))]
+    mu = [_finite(rows[m]["mean"]) for m in metrics]
+    lo = [_finite(rows[m]["low"]) for m in metrics]
+    hi = [_finite(rows[m]["high"]) for m in metrics]
+    level = d["summary"]["level"]
+    traces.append({
+        "type": "scatter", "mode": "markers", "x": xs, "y": mu, "name": f"mean, {level * 100:.4g}% corrected interval",
+        "marker": {"color": "#1f2328", "size": 7},
+        "error_y": {"type": "data", "symmetric": False, "color": "#1f2328", "thickness": 1.5, "width": 4,
+                    "array": [None if a is None or b is None else b - a for a, b in zip(mu, hi)],
+                    "arrayminus": [None if a is None or b is None else a - b for a, b in zip(mu, lo)]},
+        "customdata": [[_fmt(a), _fmt(b)] for a, b in zip(lo, hi)], "text": [_ptext(m) for m in metrics],
+        "hovertemplate": "%{text}<br>mean %{y:.4f}<br>interval %{customdata[0]} to %{customdata[1]}<extra></extra>",
+    })
+    traces.append({
+        "type": "scatter", "mode": "markers", "x": xs, "y": [_finite(rows[m]["pooled"]) for m in metrics],
+        "name": "pooled (all out-of-fold predictions)", "text": [_ptext(m) for m in metrics],
+        "marker": {"symbol": "diamond-open", "color": "#c0392b", "size": 12, "line": {"width": 2}},
+        "hovertemplate": "%{text}<br>pooled %{y:.4f}<extra></extra>",
+    })
+    layout = _base_layout("Metrics across folds", 460)
+    layout["xaxis"] = {"tickvals": list(range(len(metrics))), "ticktext": [_ptext(m) for m in metrics],
+                       "range": [-0.6, len(metrics) - 0.4], "zeroline": False, "showgrid": False,
+                       "tickangle": -30 if len(metrics) > 6 else 0,
+                       "linecolor": "#8c959f", "mirror": True, "automargin": True}
+    layout["yaxis"] = {"title": {"text": "value per fold"}, "gridcolor": "#eaeef2", "zeroline": False,
+                       "linecolor": "#8c959f", "mirror": True, "ticks": "outside", "automargin": True}
+    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.03, "yanchor": "bottom",
+                        "font": {"size": 11}}
+    layout["margin"] = {"l": 64, "r": 24, "t": 96, "b": 48}
+    layout["hovermode"] = "closest"
+    return {"id": f"cv{c}-metrics", "kind": "2d", "data": traces, "layout": layout}
+
+
+def _cv_figures(d: dict[str, Any], c: int) -> list[dict[str, Any]]:
+    figs = [f for f in (_cv_curve_figure(d, c, "roc"), _cv_curve_figure(d, c, "pr"), _cv_metrics_figure(d, c))
+            if f is not None]
+    for fig in figs:
+        fig["config"] = {**_PLOT_CONFIG, "toImageButtonOptions": {"filename": fig["id"], "scale": 2}}
+    return figs
+
+
+_CV_FIXED_COLS = (("n_train", "train"), ("n_test", "test"))
+
+
+def _cv_table(d: dict[str, Any], c: int) -> str:
+    t, metrics = d["table"], d["metrics"]
+    repeats = d["n_repeats"] > 1
+    failed = "error" in t
+    head = '<th scope="col">fold</th>' + ('<th scope="col" data-col="repeat">repeat</th>' if repeats else "")
+    head += "".join(f'<th scope="col" data-col="{k}">{label}</th>' for k, label in _CV_FIXED_COLS)
+    head += "".join(f'<th scope="col" data-col="{_esc(m)}">{_esc(m)}</th>' for m in metrics)
+    head += '<th scope="col" data-col="fit_time">fit (s)</th>'
+    body = []
+    for r, fold in enumerate(t["fold"]):
+        cells = (f'<td data-col="repeat" data-value="{t["repeat"][r]}">{t["repeat"][r] + 1}</td>' if repeats else "")
+        cells += "".join(f'<td data-col="{k}" data-value="{t[k][r]}">{t[k][r]}</td>' for k, _ in _CV_FIXED_COLS)
+        if failed and t["error"][r] is not None:
+            cells += f'<td class="undefined" colspan="{len(metrics)}" style="text-align:left">failed: {_esc(t["error"][r])}</td>'
+        else:
+            cells += "".join(_value_cell(m, t[m][r]) for m in metrics)
+        cells += f'<td data-col="fit_time" data-value="{t["fit_time"][r]!r}">{t["fit_time"][r]:.3g}</td>'
+        body.append(f'<tr data-row="fold" data-fold="{fold}"><th scope="row">{fold + 1}</th>{cells}</tr>')
+    rows = {r["metric"]: r for r in d["summary"]["rows"]}
+    pad = 1 + len(_CV_FIXED_COLS) + (1 if repeats else 0)  # columns before the metrics (fold header apart)
+    level = d["summary"]["level"]
+    stats = []
+    for key, label in (("mean", "mean"), ("std", "sd"), ("interval", f"{level * 100:.4g}% interval"),
+                       ("pooled", "pooled")):
+        cells = ""
+        for m in metrics:
+            row = rows[m]
+            if key == "interval":
+                low, high = _num(row["low"]), _num(row["high"])
+                ok = low is not None and high is not None and not (math.isnan(low) or math.isnan(high))
+                text = f"{_fmt(low, 3)}\u2013{_fmt(high, 3)}" if ok else _DASH
+                cells += (f'<td data-col="{_esc(m)}" data-low="{low!r}" data-high="{high!r}" '
+                          f'title="{_esc(d["summary"]["method"])}">{text}</td>')
+            else:
+                cells += _value_cell(m, row[key])
+        title = {"mean": "mean over folds (macro over folds)", "std": "standard deviation across folds (ddof=1)",
+                 "interval": d["summary"]["method"],
+                 "pooled": "the metric of all out-of-fold predictions at once (micro over folds)"}[key]
+        stats.append(f'<tr data-row="{key}" data-kind="summary"><th scope="row" colspan="{pad}" '
+                     f'style="white-space:nowrap" title="{_esc(title)}">{_esc(label)}</th>{cells}<td></td></tr>')
+    return (
+        f'<div class="table-wrap"><table class="numbers cv-folds" data-cv="{c}">'
+        f"<caption>One row per fold (train and test: sizes), then the mean and sd over folds, a "
+        f"{level * 100:.4g}% interval for the mean (hover for the method) and the pooled value; {_DASH} marks "
+        "a value that is undefined in that fold.</caption>"
+        f"<thead><tr>{head}</tr></thead><tbody class=\"folds\">{''.join(body)}</tbody>"
+        f'<tbody class="summary">{"".join(stats)}</tbody></table></div>'
+    )
+
+
+_RESPONSES = {
+    "predict_proba": "predict_proba (class probabilities as scores)",
+    "decision_function": "decision_function (decision values as scores)",
+    "predict": "predict only (no scores, so no curves)",
+}
+
+
+def _cv_section(d: dict[str, Any], c: int, figs: dict[str, dict[str, Any]]) -> str:
+    ran = d["n_folds"] - d["n_failed"]
+    folds = f"{ran} of {d['n_folds']} ran" if d["n_failed"] else f"{d['n_folds']}"
+    if d["n_repeats"] > 1:
+        folds += f" ({d['n_repeats']} repetitions)"
+    n_train = sum(d["table"]["n_train"]) / max(len(d["table"]["n_train"]), 1)
+    n_test = sum(d["table"]["n_test"]) / max(len(d["table"]["n_test"]), 1)
+    times = d["times"]
+    meta = [
+        ("protocol", f"{d['protocol']}: {d['protocol_repr']}"),
+        ("response", _RESPONSES.get(d["response"], d["response"])),
+        ("folds", folds),
+        ("samples", f"{d['n_samples']}; on average {n_train:.1f} to train and {n_test:.1f} to test per fold"),
+        ("interval", d["summary"]["method"]),
+        ("time", f"fit {times['fit_time']:.3g} s, predict {times['predict_time']:.3g} s, "
+                 f"evaluate {times['evaluation_time']:.3g} s (all folds)"),
+    ]
+    parts = [f'<section class="cross-validation" id="cv-{c}" data-cv="{c}">',
+             f"<h2>Cross-validation: {_esc(d['name'])}</h2>",
+             '<dl class="meta">' + "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in meta) + "</dl>"]
+    notes = list(d["notes"])
+    if notes:
+        parts.append('<ul class="notes">' + "".join(f"<li>{_esc(n)}</li>" for n in notes) + "</ul>")
+    parts.append("<h3>Metrics per fold</h3>")
+    parts.append(_cv_table(d, c))
+    curves = [figs[f"cv{c}-{k}"] for k in ("roc", "pr") if f"cv{c}-{k}" in figs]
+    if curves:
+        hint = ("Thin lines: each fold's curve. Bold: their vertical average (the mean true positive rate at "
+                "each false positive rate, the mean precision at each recall, as average precision reads the "
+                "curve), with the pointwise interval of the mean shaded. The legend gives the mean area over "
+                "folds \u00b1 its sd. Hover a fold's curve to see which fold it is.")
+        parts.append(f'<h3>Curves across folds</h3><p class="hint">{_esc(hint)}</p><div class="charts">')
+        parts.extend(_chart_div(f) for f in curves)
+        parts.append("</div>")
+    if f"cv{c}-metrics" in figs:
+        hint = ("Each point is one fold; the box spans the middle half of the folds, its line the median. "
+                "Beside each box: the mean over folds with its interval, and the pooled value (a diamond).")
+        parts.append(f'<h3>Metrics across folds</h3><p class="hint">{_esc(hint)}</p>')
+        parts.append(_chart_div(figs[f"cv{c}-metrics"]))
+    parts.append("</section>\n")
+    return "".join(parts)
+
+
+def _cv_datas(evaluations: Any) -> list[dict[str, Any]]:
+    """The cross-validation dicts of the CrossEvaluations among ``evaluations``, in order."""
+    datas = []
+    for e in _items(evaluations):
+        if _is_cross_evaluation(e):
+            datas.append(cross_validation_dict(e))
+    return datas
 
 
 # -- public API ----------------------------------------------------------------------------------------
 
 
 def render_html(evaluations: Any, title: str | None = None,
-                tests: Sequence[Mapping[str, Any]] | None = None) -> str:
-    """The report page as a string (see :func:`write_html`). ``tests``: paired tests to show after
-    the comparison, each {"model_a", "model_b", "test", "result": TestResult.to_dict()}.
+                tests: Sequence[Mapping[str, Any]] | None = None, *, bands: float | None = None) -> str:
+    """The report page as a string (see :func:`write_html`, also for ``bands``). ``tests``: paired
+    tests to show after the comparison, each {"model_a", "model_b", "test", "result": TestResult.to_dict()}.
 
     >>> import clfeval
     >>> page = render_html(clfeval.evaluate(["a", "b", "b"], ["a", "b", "a"], name="<m>"))
     >>> "&lt;m&gt;" in page and "<m>" not in page
     True
     """
-    models = _models(evaluations)
-    return "".join(_chunks(models, title, _plotly_js(), tests))
+    evaluations = _items(evaluations)
+    models = _models(evaluations, bands)
+    return "".join(_chunks(models, title, _plotly_js(), tests, _cv_datas(evaluations)))
 
 
-def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None = None) -> Path:
+def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None = None, *,
+               bands: float | None = None) -> Path:
     """Write one self-contained HTML report (atomically) and return its path.
 
     ``evaluations``: one :class:`~clfeval.Evaluation` or a list of them (several models on the
     same data: their curves are overlaid, each gets its own report table, and a comparison
     table leads the page). A dict from ``Evaluation.to_dict()`` works in place of an Evaluation.
     ``title`` defaults to one naming the models.
+
+    ``bands``: a confidence level (e.g. 0.95) shades the pointwise bootstrap band (2000
+    resamples, seed 0) of each Evaluation's main ROC and PR curve (see :func:`bands_dict` for
+    why only the main one); None (default) draws none. A dict is drawn with the bands in its
+    own "bands" entry, whatever ``bands`` says (it holds no data to resample).
 
     The page is written to a temporary file beside ``path`` and renamed into place, so ``path``
     is either the whole new page or untouched. A missing folder is a ``FileNotFoundError``, a
@@ -1006,7 +1472,9 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
     """
     from ..atomic import atomic_write
 
-    models = _models(evaluations)
+    evaluations = _items(evaluations)
+    models = _models(evaluations, bands)
+    cvs = _cv_datas(evaluations)
     plotly_js = _plotly_js()  # fail before touching the file system when plotly is missing
     target = Path(path)
     if target.is_dir():
@@ -1016,6 +1484,6 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
             f"cannot write the HTML report to {target}: the folder {target.parent} does not exist."
         )
     with atomic_write(target, "w", encoding="utf-8") as f:
-        for piece in _chunks(models, title, plotly_js):
+        for piece in _chunks(models, title, plotly_js, cvs=cvs):
             f.write(piece)
     return target
