@@ -107,7 +107,7 @@ def cell_gradients(
     >>> import numpy as np
     >>> [(idx.tolist(), g[None].round(6).tolist()) for idx, g in cell_gradients(
     ...     lambda t: t[..., 0, 0] / t.sum(axis=(-2, -1)), np.array([[3.0, 1.0], [0.0, 4.0]]))]
-    [([0, 1, 2, 3], [[[0.0625, -0.0375, 0.0, -0.0375]]])]
+    [([0, 1, 2, 3], [[0.078125, -0.046875, 0.0, -0.046875]])]
     """
     cells = np.asarray(cells, dtype=np.float64)
     cell_shape = cells.shape[cells.ndim - cell_ndim:]
