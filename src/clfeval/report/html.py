@@ -355,6 +355,20 @@ def _base_layout(title: str, height: int) -> dict[str, Any]:
     }
 
 
+def _unit_square_layout(title: str, height: int, xtitle: str, ytitle: str, top: int) -> dict[str, Any]:
+    """Layout of a curve chart on the unit square (ROC / PR), legend below the axes."""
+    layout = _base_layout(title, height)
+    pad = {"range": [-0.02, 1.02], "zeroline": False, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
+           "mirror": True, "ticks": "outside", "automargin": True}
+    layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
+    layout["yaxis"] = {"title": {"text": ytitle}, **pad}
+    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
+                        "font": {"size": 11}}
+    layout["margin"] = {"l": 64, "r": 24, "t": top, "b": 24}
+    layout["hovermode"] = "closest"
+    return layout
+
+
 def _view_menu(models: list[_Model], views: list[set[str]], compare_label: str) -> list[dict[str, Any]]:
     """A dropdown that shows all models' main curves, or one model's curves."""
     keys = ["compare", *(m.key for m in models)]
@@ -538,15 +552,7 @@ def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
     for t, v in zip(traces, views):
         t["visible"] = default in v
     title = "ROC curves" if kind == "roc" else "Precision-recall curves"
-    layout = _base_layout(title, 600)
-    pad = {"range": [-0.02, 1.02], "zeroline": False, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
-           "mirror": True, "ticks": "outside", "automargin": True}
-    layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
-    layout["yaxis"] = {"title": {"text": ytitle}, **pad}
-    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
-                        "font": {"size": 11}}
-    layout["margin"] = {"l": 64, "r": 24, "t": 72, "b": 24}
-    layout["hovermode"] = "closest"
+    layout = _unit_square_layout(title, 600, xtitle, ytitle, top=72)
     if kind == "pr":
         # label each iso-F1 line just outside the right edge, where it ends
         layout["annotations"] = [
@@ -1244,15 +1250,7 @@ def _cv_curve_figure(d: dict[str, Any], c: int, kind: str) -> dict[str, Any] | N
         "hovertemplate": f"mean over folds<br>{xs} %{{x:.4f}}<br>{ys} %{{y:.4f}}<extra></extra>",
     })
     title = ("ROC curves" if kind == "roc" else "Precision-recall curves") + " across folds"
-    layout = _base_layout(title, 560)
-    pad = {"range": [-0.02, 1.02], "zeroline": False, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
-           "mirror": True, "ticks": "outside", "automargin": True}
-    layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
-    layout["yaxis"] = {"title": {"text": ytitle}, **pad}
-    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
-                        "font": {"size": 11}}
-    layout["margin"] = {"l": 64, "r": 24, "t": 64, "b": 24}
-    layout["hovermode"] = "closest"
+    layout = _unit_square_layout(title, 560, xtitle, ytitle, top=64)
     return {"id": f"cv{c}-{kind}", "kind": "2d", "data": traces, "layout": layout}
 
 
