@@ -1,8 +1,11 @@
 #!/usr/bin/env python
 """Put the generated benchmark tables into README.md, each between its pair of markers.
 
-``results/table.md`` (benchmarks/run.py) goes between the BENCHMARK-TABLE markers and
-``results/evaluate_table.md`` (benchmarks/evaluate_bench.py) between the EVALUATE-TABLE ones.
+``results/table.md`` (benchmarks/run.py) goes between the BENCHMARK-TABLE markers,
+``results/evaluate_table.md`` (benchmarks/evaluate_bench.py) between the EVALUATE-TABLE ones,
+``results/stats_table.md`` (benchmarks/stats_table.py) between the STATS-TABLE ones and
+``results/cross_evaluate_table.md`` (benchmarks/cross_evaluate_bench.py) between the
+CROSS-EVALUATE-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -30,6 +33,8 @@ EVALUATE_TABLE = HERE / "results" / "evaluate_table.md"
 EVALUATE_MARKERS = ("<!-- EVALUATE-TABLE:START -->", "<!-- EVALUATE-TABLE:END -->")
 STATS_TABLE = HERE / "results" / "stats_table.md"
 STATS_MARKERS = ("<!-- STATS-TABLE:START -->", "<!-- STATS-TABLE:END -->")
+CROSS_TABLE = HERE / "results" / "cross_evaluate_table.md"
+CROSS_MARKERS = ("<!-- CROSS-EVALUATE-TABLE:START -->", "<!-- CROSS-EVALUATE-TABLE:END -->")
 
 
 class MarkerError(ValueError):
@@ -81,6 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             updated = replace_block(updated, evaluate_table, *EVALUATE_MARKERS)
             stats_table = _read(STATS_TABLE, "stats benchmark table", " (run `python benchmarks/stats_table.py` first)")
             updated = replace_block(updated, stats_table, *STATS_MARKERS)
+            cross_table = _read(CROSS_TABLE, "cross-evaluation benchmark table",
+                                " (run `python benchmarks/cross_evaluate_bench.py` first)")
+            updated = replace_block(updated, cross_table, *CROSS_MARKERS)
     except MarkerError as exc:
         raise SystemExit(f"error: {args.readme}: {exc}") from None
     if updated == readme:

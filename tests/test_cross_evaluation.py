@@ -140,6 +140,22 @@ def test_pooled_by_repeat_and_repeated_kfold():
     assert "each test appearance counted (300 predictions for 150 samples)" in res.pooling
 
 
+def test_pooled_intervals_warn_when_samples_repeat_and_per_repeat_ones_do_not():
+    X, y = IRIS
+    res = cross_evaluate(GaussianNB(), X, y, KFold(3, n_repeats=2, random_state=0), progress=False)
+    with pytest.warns(UserWarning, match="150 of the 300 pooled predictions are of samples already counted"):
+        pooled = res.pooled.intervals()
+    assert any("too narrow" in note for note in pooled["notes"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        one = res.pooled_by_repeat[0].intervals()
+        single = cross_evaluate(GaussianNB(), X, y, KFold(3, random_state=0), progress=False).pooled.intervals()
+    assert not any("too narrow" in note for note in one["notes"] + single["notes"])
+    # the pooled interval counts each sample twice, so it is narrower than one repetition's
+    width = lambda ci: ci.high - ci.low  # noqa: E731
+    assert width(pooled["overall"]["accuracy"]) < width(one["overall"]["accuracy"])
+
+
 def test_fold_missing_a_class_keeps_k_classes_and_maps_score_columns():
     X, y = IRIS
     train = np.flatnonzero(y != 2)[::2]  # the model never sees class 2

@@ -739,9 +739,17 @@ class CrossEvaluation(_ReportSet):
         folds = [f for f in folds if f.ok]
         test = np.concatenate([f.test for f in folds])
         score = None if not self._has_scores else np.concatenate([f.y_score for f in folds])  # type: ignore[misc]
-        return evaluate(self._y[test], np.concatenate([f.y_pred for f in folds]), score,  # type: ignore[misc]
-                        labels=self.labels, pos_label=self.pos_label if self._task == "binary" else None,
-                        sample_weight=None if self._w is None else self._w[test], name=label)
+        ev = evaluate(self._y[test], np.concatenate([f.y_pred for f in folds]), score,  # type: ignore[misc]
+                      labels=self.labels, pos_label=self.pos_label if self._task == "binary" else None,
+                      sample_weight=None if self._w is None else self._w[test], name=label)
+        repeated = test.size - np.unique(test).size
+        if repeated:
+            ev._dependent_rows = (
+                f"{label}: {repeated} of the {test.size} pooled predictions are of samples already counted "
+                "(repeated or resampling protocol); intervals that treat them as independent cases are too "
+                "narrow. Use pooled_by_repeat[r].intervals() (one repetition, each sample once) or summary() "
+                "(corrected across folds).")
+        return ev
 
     @cached_property
     def pooled(self) -> Evaluation:

@@ -132,6 +132,8 @@ class Evaluation:
         self._notes = notes
         # the coerced inputs (references, not copies) for intervals that need each case
         self._cases = cases
+        # set by whoever built these rows when they are not independent cases (pooled repeated CV)
+        self._dependent_rows: str | None = None
 
     @property
     def has_scores(self) -> bool:
@@ -350,6 +352,9 @@ class Evaluation:
                                       seed=seed, beta=self._beta, labels=self.names, **extra)
         if self.rankings is not None:
             self._add_area_intervals(out, level, method, n_resamples, seed)
+        if self._dependent_rows is not None:
+            warnings.warn(self._dependent_rows, UserWarning, stacklevel=4)
+            out["notes"] = [*out.get("notes", []), self._dependent_rows]
         return out
 
     def _pred_codes(self) -> np.ndarray:
