@@ -252,3 +252,18 @@ def test_weighted_bootstrap_is_refused_with_the_way_out():
                             weight_squares=np.ones((2, 2)), n_cases=4)
     with pytest.raises(ValueError, match="shape"):
         confusion_intervals(np.array([[2.0, 1.0], [0.0, 3.0]]), weight_squares=np.ones(3), n_cases=4)
+
+
+def test_zero_weight_cases_with_scores_of_their_own_change_no_interval():
+    """A zero-weight case's score is left out of the ranking; its interval contribution is 0."""
+    rng = np.random.default_rng(1)
+    y = rng.integers(0, 2, 60)
+    s = rng.random(60) + 0.5 * y
+    w = rng.random(60) + 0.2
+    w[[3, 10, int(np.argmin(s)), int(np.argmax(s))]] = 0.0  # incl. the lowest and highest score
+    keep = w > 0
+    full = clfeval.evaluate(y, y_score=s, sample_weight=w).intervals()
+    kept = clfeval.evaluate(y[keep], y_score=s[keep], sample_weight=w[keep]).intervals()
+    for metric in ("roc_auc", "average_precision", "precision", "recall"):
+        np.testing.assert_allclose(full["per_class"][metric].low, kept["per_class"][metric].low, rtol=1e-12)
+        np.testing.assert_allclose(full["per_class"][metric].high, kept["per_class"][metric].high, rtol=1e-12)

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .tabular import InputFileError, Predictions, read_predictions
 
 if TYPE_CHECKING:
@@ -64,8 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
                           "in label order")
     rep.add_argument("--pos-label", metavar="LABEL", help="the positive class (binary)")
     rep.add_argument("--labels", metavar="L1,L2,...", help="the classes and their order")
-    rep.add_argument("--threshold", type=float, metavar="T",
-                     help="predict positive when score >= T (default 0.5 for probabilities, 0 for decision scores)")
+    rep.add_argument("--threshold", metavar="T|RULE",
+                     help="predict positive when score >= T (default 0.5 for probabilities, 0 for decision scores), "
+                          "or where a rule puts the threshold: youden, max-f1, max-fbeta (with --beta), break-even, "
+                          "closest-topleft, min-cost (with --cost), or recall=R, precision=P, specificity=S, "
+                          "sensitivity=S (the best threshold meeting that bound)")
+    rep.add_argument("--cost", metavar="MATRIX|FILE",
+                     help="cost matrix, rows true and columns predicted in label order: inline as '0,1;5,0' or a "
+                          ".json / .csv file; adds the expected cost, the cost-sensitive error rate and the "
+                          "min-cost operating point")
+    rep.add_argument("--prevalence", metavar="P[,P...]",
+                     help="class shares to weigh the costs by (binary: the positive class's share); default: "
+                          "the data's mix")
     rep.add_argument("--sample-weight", metavar="COL", help="column of sample weights")
     rep.add_argument("--beta", type=float, metavar="B", help="add an F-beta column")
     rep.add_argument("--name", help="model name (default: the file name)")
@@ -170,20 +182,33 @@ def _report(args: argparse.Namespace) -> int:
     if args.ci not in (None, "analytic") and args.sample_weight is not None:
         raise UsageError(f"--ci {args.ci} with --sample-weight: the bootstrap resamples counts of cases; "
                          "use --ci analytic for weighted cases")
+    costs = None if args.cost is None else _read_costs(args.cost)
+    prevalence = None if args.prevalence is None else _read_numbers(args.prevalence, "--prevalence")
+    if prevalence is not None and costs is None:
+        raise UsageError("--prevalence weighs the costs: give --cost too")
+    rule = _threshold_rule(args.threshold)
+    if rule is not None and rule[0] == "min-cost" and costs is None:
+        raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     outputs = _Outputs(args.json, args.html, args.png)
     data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                             sample_weight=args.sample_weight, progress=args.progress)
     notices: list[str] = []
-    ev = _evaluate_file(data, args, notices)
+    ev = _evaluate_file(data, args, notices, rule)
+    if rule is not None:
+        ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
+    if costs is not None:
+        _check_costs_shape(ev, costs)
     if data.detected:
         notices.insert(0, f"detected columns: {'; '.join(data.detected)}")
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = _console()
-    from .report.terminal import print_evaluation, print_intervals
+    from .report.terminal import print_evaluation, print_intervals, print_thresholds
 
     print_evaluation(ev, console)
-    extra = None
+    thresholds = ev.thresholds_dict(costs=costs, prevalence=prevalence)
+    print_thresholds(ev, thresholds, console)
+    extra: dict[str, Any] | None = None
     if args.ci is not None:
         intervals = ev.intervals(args.level, method=args.ci)
         console.print()
@@ -191,8 +216,9 @@ def _report(args: argparse.Namespace) -> int:
         from .evaluation import intervals_to_plain
 
         extra = {"intervals": intervals_to_plain(intervals)}
+    extra = {**thresholds, **(extra or {})}
     html_items = None
-    if extra is not None:
+    if args.ci is not None or costs is not None:
         item = {**ev.to_dict(), **extra}
         if args.html is not None and ev.has_scores and ev._sample_weight is None:
             from .report.html import bands_dict
@@ -203,7 +229,96 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str]) -> Evaluation:
+_RULES = ("youden", "max-f1", "max-fbeta", "break-even", "closest-topleft", "min-cost")
+_BOUNDS = ("recall", "precision", "specificity", "sensitivity")
+
+
+def _threshold_rule(text: str | None) -> tuple[str, float | None] | None:
+    """--threshold as a rule (criterion, bound), or None for a number (or nothing)."""
+    if text is None:
+        return None
+    try:
+        float(text)
+        return None
+    except ValueError:
+        pass
+    name, _, bound = text.strip().lower().partition("=")
+    if name in _RULES and not bound:
+        return name, None
+    if name in _BOUNDS and bound:
+        try:
+            return name, float(bound)
+        except ValueError:
+            pass
+    raise UsageError(f"--threshold {text!r}: give a number, one of {', '.join(_RULES)}, or a bound such as "
+                     "recall=0.9 (recall, precision, specificity, sensitivity)")
+
+
+def _apply_rule(ev: Evaluation, rule: tuple[str, float | None], costs: Any, prevalence: Any, beta: float | None,
+                notices: list[str]) -> Evaluation:
+    """``ev`` at the threshold the rule picks (binary scores only)."""
+    name, bound = rule
+    if ev.task != "binary" or not ev.has_scores:
+        raise UsageError(f"--threshold {name}: a threshold rule needs binary scores (this is a "
+                         f"{ev.task} evaluation{'' if ev.has_scores else ' without scores'})")
+    options: dict[str, Any] = {}
+    if name == "max-fbeta":
+        if beta is None:
+            raise UsageError("--threshold max-fbeta needs --beta")
+        options["beta"] = beta
+    elif name == "min-cost":
+        options.update(costs=costs, prevalence=prevalence)
+    elif bound is not None:
+        options["at"] = bound
+    point = ev.operating_point(name, **options)
+    what = name if bound is None else f"{name} >= {bound:g}"
+    notices.append(f"threshold {point.threshold:.6g} chosen by --threshold {what} (value {point.value:.6g})")
+    return ev.at(point.threshold)
+
+
+def _read_numbers(text: str, option: str) -> list[float]:
+    try:
+        return [float(v) for v in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{option} {text!r}: give numbers separated by commas") from None
+
+
+def _read_costs(text: str) -> np.ndarray:
+    """--cost: inline rows 'a,b;c,d', or a .json (list of rows) or .csv file."""
+    path = Path(text)
+    if path.suffix.lower() in (".json", ".csv", ".tsv") or path.exists():
+        if not path.is_file():
+            raise UsageError(f"--cost {text}: no such file")
+        if path.suffix.lower() == ".json":
+            import json
+
+            try:
+                rows = json.loads(path.read_text())
+            except json.JSONDecodeError as exc:
+                raise UsageError(f"--cost {text}: not valid JSON ({exc})") from None
+        else:
+            sep = "\t" if path.suffix.lower() == ".tsv" else ","
+            rows = [line.split(sep) for line in path.read_text().splitlines() if line.strip()]
+    else:
+        rows = [r.split(",") for r in text.split(";")]
+    try:
+        matrix = np.array([[float(v) for v in row] for row in rows], dtype=np.float64)
+    except (TypeError, ValueError):
+        raise UsageError(f"--cost {text}: the cost matrix must hold numbers only (rows of equal length)") from None
+    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or not np.isfinite(matrix).all():
+        raise UsageError(f"--cost {text}: the cost matrix must be square (k rows of k finite numbers)")
+    return matrix
+
+
+def _check_costs_shape(ev: Evaluation, costs: np.ndarray) -> None:
+    k = len(ev.labels)
+    if costs.shape != (k, k):
+        raise UsageError(f"--cost: the data have {k} classes ({', '.join(ev.names)}), so the cost matrix must be "
+                         f"{k} x {k}; got {costs.shape[0]} x {costs.shape[1]}")
+
+
+def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str],
+                   rule: tuple[str, float | None] | None = None) -> Evaluation:
     from .evaluation import evaluate
 
     y_true = data.y_true
@@ -216,16 +331,21 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
         if all(p is not None for p in parsed):
             labels = parsed
     y_pred = data.y_pred
-    if args.threshold is not None and y_pred is not None:
+    threshold = None if args.threshold is None or rule is not None else float(args.threshold)
+    if rule is not None and y_pred is not None and y_score is not None:
+        y_pred = None  # the rule reads the scores; a prediction column gives way to it
+        notices.append(f"predictions derived from the scores at the --threshold {args.threshold} threshold "
+                       "(the file's prediction column is not used)")
+    if threshold is not None and y_pred is not None:
         if args.y_pred is not None or y_score is None:
             raise UsageError("--threshold derives the predictions from the scores; it cannot be used with --y-pred")
         y_pred = None  # a detected prediction column gives way to the threshold
-        notices.append(f"predictions derived from the scores at --threshold {args.threshold:g} "
+        notices.append(f"predictions derived from the scores at --threshold {threshold:g} "
                        "(the file's prediction column is not used)")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
         return evaluate(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
-                        threshold=args.threshold, sample_weight=data.sample_weight, beta=args.beta,
+                        threshold=threshold, sample_weight=data.sample_weight, beta=args.beta,
                         name=args.name or data.path.stem)
 
 

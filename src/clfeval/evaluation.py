@@ -308,6 +308,299 @@ class Evaluation:
         assert self._micro is not None
         return self._micro
 
+    # -- thresholds: operating points, predictions at a threshold, the sweep ----------------------
+
+    def _class_curve(self, curve: str | None, what: str) -> tuple[str, int]:
+        """(name, index) of the class whose scores ``what`` thresholds: binary, the positive
+        class (``curve`` None or its name); otherwise ``curve``, a class / label name."""
+        if self.rankings is None:
+            raise ValueError(f"this evaluation has no scores, so it has no {what}: pass y_score to evaluate().")
+        if self.task == "binary":
+            pos = self._main_name()
+            if curve is not None and curve != pos:
+                raise ValueError(
+                    f"curve={curve!r}: a binary {what} thresholds the scores of the positive class {pos!r} "
+                    f"(leave curve out); to rank the other class, evaluate with pos_label= set to it."
+                )
+            return pos, self._pos_index()
+        kind = "label" if self.task == "multilabel" else "class"
+        if curve is None or curve not in self.names:
+            got = "" if curve is None else f"there is no {kind} named {curve!r}; "
+            raise ValueError(f"{got}curve= must name the {kind} (one-vs-rest) of this {self.task} evaluation "
+                             f"for its {what}: one of {self.names}.")
+        return curve, self.names.index(curve)
+
+    def _rest_labels(self, name: str, c: int) -> tuple[np.ndarray, list[str]]:
+        """Labels and names [rest, class] of the one-vs-rest view of class ``c``."""
+        label = self.labels[c]
+        rest = "rest" if "rest" not in (name, str(label)) else f"not {name}"
+        labels = np.array([rest, label]) if isinstance(label, str) else np.array([rest, label], dtype=object)
+        return labels, [rest, name]
+
+    def operating_point(
+        self,
+        criterion: str,
+        *,
+        curve: str | None = None,
+        beta: float = 1.0,
+        costs: Any = None,
+        prevalence: Any = None,
+        at: float | None = None,
+    ) -> "ThresholdPoint":
+        """The threshold ``criterion`` picks on one class's scores, with what it gives there.
+
+        Criteria: "break-even", "youden", "closest-topleft", "max-fbeta" (``beta``), "max-f1",
+        "min-cost" (``costs`` (2, 2) in label order, rows true, columns predicted;
+        ``prevalence`` the positive share or one share per label), and "recall",
+        "sensitivity", "precision", "specificity" with ``at=`` (see
+        :mod:`clfeval.operating_points` for the tie rule). Binary: the positive class (the
+        costs in the evaluation's label order); multi-class and multilabel: ``curve=`` names
+        the class, one-vs-rest (labels [rest, class]). Apply it with ``ev.at(p.threshold)``.
+
+        >>> ev = evaluate([0, 0, 1, 1, 0, 1], y_score=[0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+        >>> p = ev.operating_point("youden")
+        >>> p.threshold, round(p.value, 4), p.confusion.counts.tolist()
+        (0.8, 0.6667, [[3, 0], [1, 2]])
+        """
+        from .operating_points import find_operating_point
+
+        name, c = self._class_curve(curve, "operating point")
+        assert self.rankings is not None
+        if self.task == "binary":
+            labels, names, pos_index = self.labels, self.names, c
+        else:
+            (labels, names), pos_index = self._rest_labels(name, c), 1
+        return find_operating_point(
+            self.rankings[name], criterion, beta=beta, costs=costs, prevalence=prevalence, at=at,
+            curve=name, labels=labels, names=names, pos_index=pos_index,
+        )
+
+    def operating_points(self, criterion: str, **options: Any) -> dict[str, "ThresholdPoint"]:
+        """:meth:`operating_point` of every class (binary: the positive class only), by name;
+        ``options`` as there (``beta``, ``costs``, ``prevalence``, ``at``). A class where the
+        criterion is undefined (e.g. no positives) raises, naming it.
+
+        >>> ev = evaluate([0, 1, 2, 2, 1, 0], y_score=np.eye(3)[[0, 1, 2, 1, 1, 0]])
+        >>> {k: p.threshold for k, p in ev.operating_points("max-f1").items()}
+        {'0': 1.0, '1': 1.0, '2': 1.0}
+        """
+        if "curve" in options:
+            raise TypeError("operating_points gives every class; use operating_point(curve=...) for one.")
+        if self.rankings is None:
+            raise ValueError("this evaluation has no scores, so it has no operating points: pass y_score "
+                             "to evaluate().")
+        names = [self._main_name()] if self.task == "binary" else list(self.names)
+        return {n: self.operating_point(criterion, curve=n, **options) for n in names}
+
+    def threshold_sweep(
+        self,
+        metrics: Any = None,
+        *,
+        thresholds: Any = None,
+        curve: str | None = None,
+        beta: float | None = None,
+    ) -> "ThresholdSweep":
+        """Every measure at every distinct threshold (or at ``thresholds``) of one class's
+        scores: binary the positive class, else ``curve=`` (one-vs-rest). ``metrics``: the
+        columns (default all; see :data:`clfeval.threshold_sweep.SWEEP_COLUMNS`); ``beta``
+        (default: the evaluation's) adds an "fbeta" column.
+
+        >>> ev = evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+        >>> s = ev.threshold_sweep(["tp", "fp", "f1"])
+        >>> s.column("threshold").tolist(), s.column("tp").tolist(), s.column("fp").tolist()
+        ([inf, 0.8, 0.4, 0.35, 0.1], [0, 1, 1, 2, 2], [0, 0, 1, 1, 2])
+        """
+        from .threshold_sweep import threshold_sweep_of
+
+        name, _ = self._class_curve(curve, "threshold sweep")
+        assert self.rankings is not None
+        return threshold_sweep_of(self.rankings[name], metrics, thresholds,
+                                  beta if beta is not None else self._beta, curve=name)
+
+    def at(self, threshold: float, *, curve: str | None = None) -> Evaluation:
+        """This evaluation with predictions ``score >= threshold``, read off the score
+        statistics (nothing is sorted again; the curves and areas are the same objects).
+
+        * binary: the same evaluation at another threshold of the positive class's scores;
+          it equals ``evaluate(y_true, y_score=..., threshold=threshold)``, intervals included;
+        * multilabel: every label at that threshold (``curve=`` a label: that label's
+          one-vs-rest binary evaluation, as for multi-class);
+        * multi-class: ``curve=`` is required: the binary evaluation of that class against the
+          rest (labels [rest, class]), as ``evaluate(y_true == class, y_score=column, ...)``.
+
+        ``threshold`` may be +inf or -inf (nothing / everything predicted positive), as an
+        operating point at +inf can be.
+
+        >>> ev = evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+        >>> ev.at(0.3).confusion.counts.tolist(), ev.at(0.3).threshold
+        ([[1, 1], [0, 2]], 0.3)
+        """
+        if isinstance(threshold, (int, float, np.number)) and not isinstance(threshold, (bool, np.bool_)) \
+                and float(threshold) in (float("inf"), float("-inf")):
+            thr = float(threshold)
+        else:
+            thr = _check_threshold(threshold)
+            if thr is None:
+                raise TypeError("threshold must be a number, got None.")
+        if self.task == "multilabel" and curve is None:
+            return self._multilabel_at(thr)
+        name, c = self._class_curve(curve, "predictions at a threshold")
+        assert self.rankings is not None
+        weighted = self._sample_weight is not None
+        if self.task == "binary":
+            ranking, cases, rankings = self.rankings[name], replace(self._cases, pred=None), self.rankings
+            labels, names, pos_label, score_kind, pos_index = self.labels, self.names, self.pos_label, self.score_kind, c
+            notes = [n for n in self._notes if not n.startswith("Predictions derived from the scores")]
+        else:  # one class against the rest
+            ranking = self.rankings[name]
+            (labels, names), pos_index = self._rest_labels(name, c), 1
+            pos_label = labels[1]
+            column = self._cases.column(c)
+            cases = Cases(self._cases.is_positive(c).astype(np.intp), None, column, self._cases.weight, pos_index=1)
+            rest = ranking.reversed()
+            if ranking.pos.dtype.kind != "f":  # integer counts: the reversed AUC is bitwise the same
+                rest.__dict__["roc_auc"] = ranking.roc_auc
+            rankings = {names[0]: rest, name: ranking}
+            score_kind = _score_kind(column)
+            notes = [f"One-vs-rest view of the {self.task} evaluation: {name!r} against the rest."]
+        notes.append(f"Predictions derived from the scores: {names[pos_index]!r} where the score "
+                     f">= {thr:g} ({score_kind} scores).")
+        tp, fp, fn, tn = ranking.counts_at(thr)
+        table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
+        matrix = np.array(table, dtype=np.float64 if weighted else np.int64)
+        out = Evaluation(
+            task="binary", labels=labels, names=names, pos_label=pos_label, name=self.name, threshold=thr,
+            score_kind=score_kind, n_samples=self.n_samples, total_weight=self.total_weight,
+            confusion=ConfusionMatrix.from_matrix(labels, matrix, names), rankings=rankings, micro=None,
+            beta=self._beta, per_sample=None, sample_weight=self._sample_weight, notes=notes, cases=cases,
+        )
+        out._dependent_rows = self._dependent_rows
+        return out
+
+    def _multilabel_at(self, thr: float) -> Evaluation:
+        """Every label of a multilabel evaluation predicted where its score >= ``thr``."""
+        cases = self._cases
+        if cases is None or cases.scores is None:
+            raise ValueError("this multilabel evaluation does not hold its scores, so it cannot be "
+                             "re-thresholded; evaluate again with threshold=.")
+        pred = cases.scores >= thr
+        mc = MultilabelCounts.from_indicators(cases.true, pred, self._sample_weight)
+        notes = [n for n in self._notes if not n.startswith("Predictions derived from the scores")]
+        notes.append(f"Predictions derived from the scores: each label where its score >= {thr:g}.")
+        out = Evaluation(
+            task="multilabel", labels=self.labels, names=self.names, pos_label=None, name=self.name,
+            threshold=thr, score_kind=self.score_kind, n_samples=self.n_samples, total_weight=self.total_weight,
+            confusion=ConfusionMatrix.from_label_tables(self.labels, mc.tables, self.names),
+            rankings=self.rankings, micro=self._micro, beta=self._beta, per_sample=mc.per_sample,
+            sample_weight=self._sample_weight, notes=notes, cases=replace(cases, pred=pred),
+        )
+        out._dependent_rows = self._dependent_rows
+        return out
+
+    # -- costs --------------------------------------------------------------------------------------
+
+    def expected_cost(self, costs: Any, *, prevalence: Any = None) -> float:
+        """Expected cost per sample of the predictions under a (k, k) cost matrix in label order
+        (rows true, columns predicted); ``prevalence``: class shares to weigh the per-class
+        rates by instead of the data's mix (see :func:`clfeval.costs.expected_cost`).
+
+        >>> evaluate([0, 0, 1, 1], [0, 1, 0, 1]).expected_cost([[0, 1], [5, 0]])
+        1.5
+        """
+        from .costs import expected_cost
+
+        return float(expected_cost(self._label_confusion(), costs, prevalence=prevalence))
+
+    def cost_sensitive_error_rate(self, costs: Any, *, prevalence: Any = None) -> float:
+        """Expected cost relative to always paying the worst price (the error rate under 0/1
+        costs; see :func:`clfeval.costs.cost_sensitive_error_rate`).
+
+        >>> evaluate([0, 0, 1, 1], [0, 1, 0, 1]).cost_sensitive_error_rate([[0, 1], [1, 0]])
+        0.5
+        """
+        from .costs import cost_sensitive_error_rate
+
+        return float(cost_sensitive_error_rate(self._label_confusion(), costs, prevalence=prevalence))
+
+    def _label_confusion(self) -> np.ndarray:
+        if self.task == "multilabel":
+            raise ValueError("a cost matrix is over the classes of one label; for multilabel, evaluate each "
+                             "label (ev.at(threshold, curve=label)) and cost it on its own.")
+        return np.asarray(self.confusion.counts)
+
+    def _cost_line(self, c: int) -> Any:
+        """The cost-curve line of the current predictions of class index ``c`` (one-vs-rest)."""
+        from .costs import CostLine
+
+        pc = self.confusion.per_class()
+        thr = self.threshold if self.task != "multiclass" else None
+        return CostLine.from_counts(*(pc[k][c] for k in ("tp", "fp", "fn", "tn")), threshold=thr)
+
+    def cost_curve(self, *, curve: str | None = None) -> Any:
+        """Drummond and Holte's cost curve of one class's scores (binary: the positive class;
+        else ``curve=`` a class, one-vs-rest), with the line of the current predictions.
+
+        >>> cc = evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8]).cost_curve()
+        >>> cc.envelope_pc.tolist(), cc.envelope_nec.tolist()
+        ([0.0, 0.5, 1.0], [0.0, 0.25, 0.0])
+        """
+        from .costs import cost_curve_of
+
+        name, c = self._class_curve(curve, "cost curve")
+        assert self.rankings is not None
+        return cost_curve_of(self.rankings[name], operating_line=self._cost_line(c), pos_label=name)
+
+    def decision_curve(self, thresholds: Any = None, *, curve: str | None = None) -> Any:
+        """Decision curve (net benefit against threshold probability) of one class's predicted
+        probabilities (binary: the positive class; else ``curve=``); decision values are refused.
+
+        >>> dc = evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8]).decision_curve([0.2, 0.5])
+        >>> dc.net_benefit.tolist()
+        [0.4375, 0.25]
+        """
+        from .costs import _require_probabilities, decision_curve_of
+
+        name, c = self._class_curve(curve, "decision curve")
+        assert self.rankings is not None
+        ranking = self.rankings[name]
+        _require_probabilities(ranking)
+        return decision_curve_of(ranking, thresholds, pos_label=name)
+
+    # -- calibration --------------------------------------------------------------------------------
+
+    def calibration(self, n_bins: int = 15, *, strategy: str = "uniform") -> Any:
+        """Calibration of the predicted probabilities: ECE (L1, L2, max), Brier score with its
+        decomposition, log loss and the reliability bins (:class:`clfeval.calibration.CalibrationReport`).
+
+        Binary: the positive class's probabilities, read off the score statistics (no pass over
+        the samples; decomposition over the distinct probabilities). Multi-class: top-label
+        headline, class-wise ECE beside it; uniform bins come from a bounded histogram with
+        ``n_bins`` bins (decomposition over those bins, exact with its within-bin terms),
+        quantile bins from the exact table. Decision values are refused. Cached per arguments.
+
+        >>> ev = evaluate([0, 0, 1, 1, 1, 0], y_score=[0.1, 0.3, 0.8, 0.9, 0.6, 0.6])
+        >>> c = ev.calibration(5)
+        >>> round(c.ece, 6), round(c.brier, 6), c.mode
+        (0.15, 0.111667, 'binary')
+        """
+        key = ("calibration", int(n_bins), strategy)
+        cache = self.__dict__.setdefault("_calibration_cache", {})
+        if key not in cache:
+            from .calibration import binary_calibration_report, calibration_of_evaluation
+
+            if self.rankings is None or self.score_kind != "probability":
+                what = "no scores" if self.rankings is None else "scores that are not probabilities (some lie outside [0, 1])"
+                raise ValueError(f"this evaluation has {what}; calibration needs predicted probabilities "
+                                 "(predict_proba output) passed as y_score.")
+            if self.task == "binary":
+                cache[key] = binary_calibration_report(
+                    self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self._pos_index(),
+                    n_bins=n_bins, strategy=strategy)
+            else:
+                state = calibration_of_evaluation(self, n_bins=n_bins if strategy == "uniform" else None)
+                cache[key] = state.report(n_bins, strategy)
+        return cache[key]
+
     # -- uncertainty -----------------------------------------------------------------------------
 
     def intervals(
@@ -526,9 +819,11 @@ class Evaluation:
         return intervals_to_plain(self.intervals(level, **kwargs))
 
     def to_dict(self, max_points: int | None = 2000, *, ci_level: float | None = None,
-                ci_method: str = "analytic") -> dict[str, Any]:
+                ci_method: str = "analytic", costs: Any = None, prevalence: Any = None) -> dict[str, Any]:
         """Everything as plain Python; curves downsampled to ``max_points`` (None: all points);
-        with ``ci_level``, an "intervals" entry (see :meth:`intervals_dict`)."""
+        with ``ci_level``, an "intervals" entry (see :meth:`intervals_dict`); with ``costs`` (a
+        (k, k) cost matrix in label order) and optional ``prevalence``, a "costs" entry and the
+        "min-cost" operating point. See :meth:`thresholds_dict` for the threshold entries."""
         from . import __version__
 
         return {
@@ -548,8 +843,54 @@ class Evaluation:
             "pr": self._curves_dict("pr", max_points),
             "main_curve": None if self.roc is None else self.roc.main_name,
             "break_even": None if self.break_even is None else self.break_even.to_dict(),
+            **self.thresholds_dict(costs=costs, prevalence=prevalence),
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
         }
+
+    def thresholds_dict(self, *, costs: Any = None, prevalence: Any = None, max_lines: int = 200,
+                        n_bins: int = 15) -> dict[str, Any]:
+        """The threshold, cost and calibration entries of :meth:`to_dict`, as plain Python.
+
+        * "operating_points": {curve: {criterion: point}} for binary (the positive class) and
+          multilabel (each label) scores: break-even, youden, closest-topleft, max-f1 (max-fbeta
+          with a beta), and min-cost with ``costs``; a criterion undefined on these data gives
+          {"error": why}. Multi-class (arg-max predictions, no threshold): None; ask
+          :meth:`operating_point` for a class.
+        * "costs" (with ``costs``): the matrix, prevalence, expected cost, cost-sensitive error rate.
+        * "cost_curve" (binary scores; at most ``max_lines`` lines) and "decision_curve" (binary
+          probabilities); "calibration" (probabilities, not multilabel; ``n_bins`` uniform bins).
+        """
+        out: dict[str, Any] = {"operating_points": None, "cost_curve": None, "decision_curve": None,
+                               "calibration": None}
+        if costs is not None:
+            out["costs"] = {
+                "matrix": np.asarray(costs, dtype=np.float64).tolist(),
+                "prevalence": None if prevalence is None else np.asarray(prevalence, dtype=np.float64).tolist(),
+                "expected_cost": self.expected_cost(costs, prevalence=prevalence),
+                "cost_sensitive_error_rate": self.cost_sensitive_error_rate(costs, prevalence=prevalence),
+            }
+        if self.rankings is None:
+            return out
+        if self.task != "multiclass":
+            criteria: list[tuple[str, dict[str, Any]]] = [("break-even", {}), ("youden", {}), ("closest-topleft", {}),
+                                                          ("max-f1", {})]
+            if self._beta is not None and self._beta != 1:
+                criteria.append(("max-fbeta", {"beta": self._beta}))
+            if costs is not None and self.task == "binary":
+                criteria.append(("min-cost", {"costs": costs, "prevalence": prevalence}))
+            curves = [self._main_name()] if self.task == "binary" else list(self.names)
+            out["operating_points"] = {c: {name: _point_or_error(self, name, c, kw) for name, kw in criteria}
+                                       for c in curves}
+        if self.task == "binary":
+            ranking = self.rankings[self._main_name()]
+            n_total, p_total = ranking.totals
+            if n_total > 0 and p_total > 0:
+                out["cost_curve"] = self.cost_curve().to_dict(max_lines=max_lines)
+            if self.score_kind == "probability":
+                out["decision_curve"] = self.decision_curve().to_dict()
+        if self.score_kind == "probability" and self.task != "multilabel":
+            out["calibration"] = self.calibration(n_bins).to_dict()
+        return out
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
         curves = self._curves(kind, max_points)
@@ -587,6 +928,14 @@ class Evaluation:
 
 
 # -- evaluate ------------------------------------------------------------------------------------
+
+
+def _point_or_error(ev: Evaluation, criterion: str, curve: str, options: dict[str, Any]) -> dict[str, Any]:
+    """An operating point as plain Python, or {"error": why} where the criterion is undefined."""
+    try:
+        return ev.operating_point(criterion, curve=None if ev.task == "binary" else curve, **options).to_dict()
+    except ValueError as exc:
+        return {"criterion": criterion, "curve": curve, "error": str(exc)}
 
 
 def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:

@@ -208,9 +208,14 @@ def area_gradients(ranking: Any, area: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def cells_of_scores(ranking: Any, scores: np.ndarray) -> np.ndarray:
-    """Index into ``ranking.scores`` (decreasing) of each score; every score must be one of them."""
+    """Index into ``ranking.scores`` (decreasing) of each score.
+
+    A score that is not among them (a zero-weight case: the ranking leaves those out) maps to a
+    neighbouring index; its influence is multiplied by its weight, 0, so which one does not matter.
+    """
     desc = np.asarray(ranking.scores, dtype=np.float64)
-    return np.searchsorted(-desc, -np.asarray(scores, dtype=np.float64))
+    idx = np.searchsorted(-desc, -np.asarray(scores, dtype=np.float64))
+    return np.minimum(idx, max(desc.size - 1, 0))
 
 
 def influence_variance(u: np.ndarray) -> float:

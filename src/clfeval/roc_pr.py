@@ -36,6 +36,7 @@ from .scores import ScoreTable
 __all__ = [
     "BinaryRanking",
     "OperatingPoint",
+    "ThresholdCounts",
     "BreakEvenPoint",
     "Curve",
     "CurveSet",
@@ -236,6 +237,58 @@ class BinaryRanking:
         n_total, p_total = self.totals
         return tp, fp, p_total - tp, n_total - fp
 
+    def counts_at_thresholds(self, thresholds: Any = None) -> ThresholdCounts:
+        """(tp, fp, fn, tn) at many thresholds at once, each predicting positive where score >= it.
+
+        ``thresholds=None``: +inf (nothing predicted positive) then every distinct score, in
+        decreasing order - every operating point the scores allow. Otherwise any 1-D array of
+        thresholds (kept in the given order), each located by bisection: O(m log d).
+        Integer counts stay integer; with weights, fn and tn are sums of the scores below the
+        threshold (a cell with no samples is exactly 0).
+
+        >>> r = BinaryRanking(np.array([0.9, 0.5, 0.2]), None, np.array([True, False, True]))
+        >>> c = r.counts_at_thresholds()
+        >>> c.thresholds.tolist(), c.tp.tolist(), c.fp.tolist(), c.fn.tolist(), c.tn.tolist()
+        ([inf, 0.9, 0.5, 0.2], [0, 1, 1, 2], [0, 0, 1, 1], [2, 1, 1, 0], [1, 1, 0, 0])
+        >>> r.counts_at_thresholds([0.5, 1.0]).tp.tolist()
+        [1, 0]
+        """
+        if thresholds is None:
+            return self._every_threshold_counts
+        return self._threshold_counts(thresholds)
+
+    @cached_property
+    def _every_threshold_counts(self) -> ThresholdCounts:
+        # kept: operating points, the sweep and the cost curve all read it (its arrays are read-only)
+        return self._threshold_counts(None)
+
+    def _threshold_counts(self, thresholds: Any) -> ThresholdCounts:
+        tps, fps = self.tps, self.fps
+        zero = np.zeros(1, dtype=np.result_type(tps.dtype, fps.dtype, np.int64))
+        tp_all = np.concatenate([zero, tps])  # index = number of distinct scores predicted positive
+        fp_all = np.concatenate([zero, fps])
+        if thresholds is None:
+            thr = np.concatenate([[np.inf], self.scores])
+            stop = np.arange(thr.size)
+        else:
+            thr = np.asarray(thresholds, dtype=np.float64)
+            if thr.ndim != 1:
+                raise ValueError(f"thresholds must be 1-D, got shape {thr.shape}.")
+            if np.isnan(thr).any():
+                raise ValueError(f"thresholds hold NaN (first at position {int(np.flatnonzero(np.isnan(thr))[0])}).")
+            # scores decrease: the number >= t is the count of -scores <= -t
+            stop = np.searchsorted(-self.scores, -thr, side="right")
+        tp, fp = tp_all[stop], fp_all[stop]
+        if self.pos.dtype.kind == "f" or (self.neg is not None and self.neg.dtype.kind == "f"):
+            pos_below = np.concatenate([np.cumsum(self.pos[::-1], dtype=np.float64)[::-1], [0.0]])
+            neg_below = np.concatenate([np.cumsum(self.negatives()[::-1], dtype=np.float64)[::-1], [0.0]])
+            fn, tn = pos_below[stop], neg_below[stop]
+        else:
+            n_total, p_total = self.totals
+            fn, tn = p_total - tp, n_total - fp
+        return ThresholdCounts(_frozen(thr), _frozen(tp, tp.dtype), _frozen(fp, fp.dtype),
+                               _frozen(fn, np.asarray(fn).dtype), _frozen(tn, np.asarray(tn).dtype))
+
     def break_even(self) -> BreakEvenPoint | None:
         """Precision-recall break-even point (None without positives).
 
@@ -282,6 +335,31 @@ class BinaryRanking:
             j = i if (t >= 0.5 or i == 0) else i - 1
         p_j, r_j = point(j)
         return BreakEvenPoint(float(value), float(self.scores[j]), p_j, r_j)
+
+
+@dataclass(frozen=True)
+class ThresholdCounts:
+    """Confusion counts of a binary ranking at several thresholds (parallel 1-D arrays).
+
+    ``matrices()`` gives them as (m, 2, 2) tables [[tn, fp], [fn, tp]] (rows true negative,
+    positive; columns predicted), the layout of :func:`clfeval.measures` formulas.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    fn: np.ndarray
+    tn: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.thresholds.size)
+
+    def matrices(self) -> np.ndarray:
+        """(m, 2, 2) confusion tables [[tn, fp], [fn, tp]], one per threshold."""
+        dtype = np.result_type(self.tp, self.fp, self.fn, self.tn)
+        out = np.empty((len(self), 2, 2), dtype=dtype)
+        out[:, 0, 0], out[:, 0, 1], out[:, 1, 0], out[:, 1, 1] = self.tn, self.fp, self.fn, self.tp
+        return out
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,16 @@ Each display computes once (``from_evaluation``, ``from_predictions``) and draws
 
 from __future__ import annotations
 
+from .calibration import ReliabilityDisplay
 from .cd_diagram import CriticalDifferenceDisplay
 from .confusion import ConfusionMatrixDisplay
+from .costs import CostCurveDisplay, DecisionCurveDisplay
 from .cross import CrossValidationCurveDisplay, FoldMetricsDisplay
 from .ovr import OneVsRestDisplay
 from .pr import PrecisionRecallDisplay
 from .roc import RocCurveDisplay
 from .save import save_pngs
+from .threshold import ThresholdMetricsDisplay
 from .threshold3d import ThresholdCurve3DDisplay
 
 __all__ = [
@@ -31,7 +34,11 @@ __all__ = [
     "PrecisionRecallDisplay",
     "OneVsRestDisplay",
     "ThresholdCurve3DDisplay",
+    "ThresholdMetricsDisplay",
     "CrossValidationCurveDisplay",
     "FoldMetricsDisplay",
+    "ReliabilityDisplay",
+    "CostCurveDisplay",
+    "DecisionCurveDisplay",
     "save_pngs",
 ]

@@ -741,7 +741,10 @@ def figures(evaluations: Any, *, bands: float | None = None) -> list[dict[str, A
 
 
 def _figures(models: list[_Model]) -> list[dict[str, Any]]:
+    from .html_decisions import decision_figures
+
     out = [f for f in (_confusion_figure(m) for m in models) if f is not None]
+    out += [f for m in models for f in decision_figures(m)]
     for build in (_curve_figure, _threshold_figure):
         for kind in ("roc", "pr"):
             fig = build(models, kind)
@@ -1091,8 +1094,11 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
         yield f'<section id="summary"><h2>Comparison</h2>{_comparison_table(models)}</section>\n'
     if tests:
         yield _tests_section(tests)
+    from .html_decisions import decision_section
+
     for m in models:
         yield _model_section(m, by_id.get(f"confusion-{m.index + 1}"), multi) + "\n"
+        yield decision_section(m, by_id) + "\n"
 
     if has_curves:
         yield '<section id="curves"><h2>ROC and precision-recall curves</h2>'

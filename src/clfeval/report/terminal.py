@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ..evaluation import Evaluation
 
-__all__ = ["print_evaluation", "print_intervals", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
+__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
 
 MAX_MATRIX_CLASSES = 20
 
@@ -189,6 +189,53 @@ def print_evaluation(ev: Evaluation, console: Console | None = None) -> None:
         console.print()
         for note in ev.report.notes:
             console.print(f"[dim]note: {_esc(note)}[/dim]")
+
+
+def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | None = None) -> None:
+    """Operating points, costs, the cost curve's area and calibration (``data`` from
+    ``ev.thresholds_dict()``); prints nothing where there is nothing to show."""
+    from rich.console import Console
+
+    console = console or Console()
+    digits = ev.report.digits
+    points = data.get("operating_points") or {}
+    if points:
+        table = _table("Operating points (score >= threshold)")
+        for c in ("curve", "rule", "threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP",
+                  "FN", "TN"):
+            table.add_column(c, justify="left" if c in ("curve", "rule") else "right")
+        for curve, by_rule in points.items():
+            for rule, p in by_rule.items():
+                if "error" in p:
+                    table.add_row(_esc(curve), rule, "[dim]undefined[/dim]", *[""] * 9)
+                    continue
+                table.add_row(_esc(curve), rule, f"{p['threshold']:.6g}", _cell(p["value"], digits),
+                              *(_cell(p[k], digits) for k in ("precision", "recall", "specificity", "f1")),
+                              *(_cell(p[k], 0) for k in ("tp", "fp", "fn", "tn")))
+        console.print()
+        console.print(_with_caption(table, "apply one with ev.at(threshold), or clfeval report --threshold RULE"))
+    lines = []
+    costs = data.get("costs")
+    if costs:
+        lines.append(f"costs: expected cost {format_value(costs['expected_cost'], digits)} per sample, "
+                     f"cost-sensitive error rate {format_value(costs['cost_sensitive_error_rate'], digits)}")
+    curve = data.get("cost_curve")
+    if curve:
+        lines.append(f"cost curve: area under the lower envelope {format_value(curve['area'], digits)} "
+                     "(trivial classifiers 0.25)")
+    cal = data.get("calibration")
+    if cal:
+        d = cal["decomposition"]
+        lines.append(
+            f"calibration ({cal['mode']}, {cal['n_bins']} {cal['strategy']} bins): ECE {format_value(cal['ece'], digits)}"
+            f" (L2 {format_value(cal['ece_l2'], digits)}, max {format_value(cal['ece_max'], digits)}); "
+            f"Brier {format_value(cal['brier'], digits)} = reliability {format_value(d['reliability'], digits)} "
+            f"- resolution {format_value(d['resolution'], digits)} + uncertainty {format_value(d['uncertainty'], digits)}"
+            f" (+ within-bin terms); log loss {format_value(cal['log_loss'], digits)}")
+    if lines:
+        console.print()
+        for line in lines:
+            console.print(_esc(line))
 
 
 def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | None = None) -> None:

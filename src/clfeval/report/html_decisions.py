@@ -1,0 +1,141 @@
+"""The HTML report's "Thresholds, costs and calibration" section of one model.
+
+Reads the entries of :meth:`clfeval.evaluation.Evaluation.thresholds_dict` from the model's dict:
+the operating points as a table, and three charts: the reliability diagram (with the samples per
+bin), Drummond and Holte's cost curve (lower envelope, trivial classifiers, the line of the
+current predictions) and the decision curve (net benefit, treat all, treat none).
+
+>>> import clfeval
+>>> from clfeval.report.html import _models
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+>>> [f["id"] for f in decision_figures(_models([ev])[0])]
+['reliability-1', 'cost-curve-1', 'decision-curve-1']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .html import _Model, _chart_div, _esc, _fmt, _unit_square_layout
+
+__all__ = ["decision_figures", "decision_section"]
+
+_LINE = {"width": 2.5}
+_GREY = {"color": "#6e7781", "dash": "dash", "width": 1.5}
+
+
+def _reliability_figure(m: _Model, cal: dict[str, Any]) -> dict[str, Any]:
+    rel = cal["reliability"]
+    xs, ys, counts = rel["mean_predicted"], rel["observed"], rel["weight"]
+    edges = rel["edges"]
+    centers = [(a + b) / 2 for a, b in zip(edges[:-1], edges[1:])]
+    widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
+    top = max([c for c in counts if c] or [1])
+    layout = _unit_square_layout(f"Reliability \u00b7 {m.name} (ECE {_fmt(cal['ece'])})", 480,
+                                 "mean predicted probability", "observed frequency", 64)
+    layout["yaxis2"] = {"overlaying": "y", "side": "right", "range": [0, top * 4], "showgrid": False,
+                        "showticklabels": False, "zeroline": False}
+    return {"id": f"reliability-{m.index + 1}", "kind": "2d", "layout": layout, "data": [
+        {"type": "bar", "x": centers, "y": counts, "width": widths, "yaxis": "y2", "name": "samples per bin",
+         "marker": {"color": "rgba(9,105,218,0.18)"}, "hovertemplate": "%{y} samples<extra></extra>"},
+        {"type": "scatter", "mode": "lines", "x": [0, 1], "y": [0, 1], "name": "perfectly calibrated",
+         "line": _GREY, "hoverinfo": "skip"},
+        {"type": "scatter", "mode": "lines+markers", "x": xs, "y": ys, "name": m.name, "connectgaps": False,
+         "line": {**_LINE, "color": m.color},
+         "hovertemplate": "predicted %{x:.3f}<br>observed %{y:.3f}<extra></extra>"},
+    ]}
+
+
+def _cost_figure(m: _Model, cc: dict[str, Any]) -> dict[str, Any]:
+    layout = _unit_square_layout(f"Cost curve \u00b7 {m.name} (area {_fmt(cc['area'])})", 480,
+                                 "probability cost PC(+)", "normalised expected cost", 64)
+    layout["yaxis"]["range"] = [-0.01, 0.52]
+    data = [
+        {"type": "scatter", "mode": "lines", "x": [0, 0.5, 1], "y": [0, 0.5, 0], "name": "trivial classifiers",
+         "line": _GREY, "hoverinfo": "skip"},
+        {"type": "scatter", "mode": "lines", "x": cc["envelope_pc"], "y": cc["envelope_nec"],
+         "name": "lower envelope (best threshold at each PC)", "line": {**_LINE, "color": m.color},
+         "hovertemplate": "PC %{x:.3f}<br>cost %{y:.4f}<extra></extra>"},
+    ]
+    op = cc.get("operating_line")
+    if op and op.get("fpr") is not None and op.get("fnr") is not None:
+        data.append({"type": "scatter", "mode": "lines", "x": [0, 1], "y": [op["fpr"], op["fnr"]],
+                     "name": "current predictions", "line": {"color": m.color, "dash": "dot", "width": 1.5}})
+    return {"id": f"cost-curve-{m.index + 1}", "kind": "2d", "layout": layout, "data": data}
+
+
+def _decision_figure(m: _Model, dc: dict[str, Any]) -> dict[str, Any]:
+    layout = _unit_square_layout(f"Decision curve \u00b7 {m.name}", 480, "threshold probability", "net benefit", 64)
+    prevalence = float(dc["prevalence"])
+    layout["yaxis"]["range"] = [-0.1 * prevalence, 1.05 * prevalence]
+    t = dc["thresholds"]
+    return {"id": f"decision-curve-{m.index + 1}", "kind": "2d", "layout": layout, "data": [
+        {"type": "scatter", "mode": "lines", "x": t, "y": dc["treat_all"], "name": "treat all",
+         "line": {"color": "#6e7781", "dash": "dashdot", "width": 1.5}},
+        {"type": "scatter", "mode": "lines", "x": [0, 1], "y": [0, 0], "name": "treat none", "line": _GREY},
+        {"type": "scatter", "mode": "lines", "x": t, "y": dc["net_benefit"], "name": m.name,
+         "line": {**_LINE, "color": m.color},
+         "hovertemplate": "threshold %{x:.2f}<br>net benefit %{y:.4f}<extra></extra>"},
+    ]}
+
+
+def decision_figures(m: _Model) -> list[dict[str, Any]]:
+    """The model's reliability, cost-curve and decision-curve charts (those its data have)."""
+    d = m.data
+    out = []
+    if d.get("calibration"):
+        out.append(_reliability_figure(m, d["calibration"]))
+    if d.get("cost_curve"):
+        out.append(_cost_figure(m, d["cost_curve"]))
+    if d.get("decision_curve"):
+        out.append(_decision_figure(m, d["decision_curve"]))
+    return out
+
+
+def _points_table(points: dict[str, dict[str, Any]]) -> str:
+    head = ("curve", "rule", "threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP", "FN", "TN")
+    rows = []
+    for curve, by_rule in points.items():
+        for rule, p in by_rule.items():
+            if "error" in p:
+                cells = [_esc(curve), _esc(rule), f'<td colspan="10" class="hint">{_esc(p["error"])}</td>']
+                rows.append("<tr><td>" + "</td><td>".join(cells[:2]) + "</td>" + cells[2] + "</tr>")
+                continue
+            values = [_esc(curve), _esc(rule), _esc(f"{p['threshold']:.6g}"), _fmt(p["value"])]
+            values += [_fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
+            values += [_esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
+            rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
+    return ('<table class="report"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
+    """The section's HTML ('' when the model has no scores)."""
+    d = m.data
+    points, costs, cal = d.get("operating_points"), d.get("costs"), d.get("calibration")
+    figs = [by_id[f"{name}-{m.index + 1}"] for name in ("reliability", "cost-curve", "decision-curve")
+            if f"{name}-{m.index + 1}" in by_id]
+    if not (points or costs or figs):
+        return ""
+    parts = [f'<section class="decisions" id="decisions-{m.index + 1}"><h2>Thresholds, costs and calibration'
+             f": {_esc(m.name)}</h2>"]
+    if points:
+        parts.append('<h3>Operating points</h3><p class="hint">Where each rule puts the threshold (predict '
+                     "positive where score &ge; threshold) and what the predictions are there; "
+                     "<code>ev.at(threshold)</code> or <code>clfeval report --threshold RULE</code> applies one.</p>")
+        parts.append(_points_table(points))
+    if costs:
+        parts.append(f'<p>Costs {_esc(costs["matrix"])}: expected cost <b>{_fmt(costs["expected_cost"])}</b> per '
+                     f'sample, cost-sensitive error rate <b>{_fmt(costs["cost_sensitive_error_rate"])}</b>.</p>')
+    if cal:
+        dec = cal["decomposition"]
+        parts.append(
+            f'<p>Calibration ({_esc(cal["mode"])}, {cal["n_bins"]} {_esc(cal["strategy"])} bins): ECE '
+            f'<b>{_fmt(cal["ece"])}</b> (L2 {_fmt(cal["ece_l2"])}, max {_fmt(cal["ece_max"])}); Brier '
+            f'{_fmt(cal["brier"])} = reliability {_fmt(dec["reliability"])} &minus; resolution '
+            f'{_fmt(dec["resolution"])} + uncertainty {_fmt(dec["uncertainty"])} (+ within-bin terms); '
+            f'log loss {_fmt(cal["log_loss"])}.</p>')
+    if figs:
+        parts.append('<div class="charts">' + "".join(_chart_div(f) for f in figs) + "</div>")
+    parts.append("</section>")
+    return "".join(parts)
