@@ -204,7 +204,7 @@ def test_bad_output_folder_is_reported_before_any_work(binary_csv: Path, tmp_pat
 def test_usage_errors_exit_2(binary_csv: Path) -> None:
     assert run().returncode == 2
     r = run("report", binary_csv, "--threshold", "high")
-    assert r.returncode == 2 and "invalid float value" in r.stderr
+    assert r.returncode == 2 and "--threshold 'high': give a number, one of youden" in r.stderr
     r = run("report", binary_csv, "--pos-label", "yes")
     assert_one_line_error(r, 2, "--pos-label 'yes'", "integers")
 

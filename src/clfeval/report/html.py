@@ -19,8 +19,8 @@ each band is one legend entry, so a click hides or shows it.
 >>> import clfeval
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
 >>> page = render_html(ev, title="Demo")
->>> page.startswith("<!DOCTYPE html>"), page.count(' data-chart="')  # 1 heat map, 2 curves, 2 3-D views
-(True, 5)
+>>> page.startswith("<!DOCTYPE html>"), page.count(' data-chart="')  # 1 heat map, 3 decision charts, 2 curves, 2 3-D views
+(True, 8)
 """
 
 from __future__ import annotations
