@@ -135,3 +135,15 @@ def test_min_cost_point_costs_no_more_than_any_threshold(rows, share):
     point = ev.operating_point("min-cost", costs=costs)
     best = min(ev.at(t).expected_cost(costs) for t in np.r_[np.inf, np.unique(s)])
     assert ev.at(point.threshold).expected_cost(costs) == pytest.approx(best, abs=1e-12)
+
+
+def test_rounded_probability_rows_are_normalised_and_bad_rows_reported_not_raised():
+    y = RNG.integers(0, 3, 200)
+    proba = RNG.dirichlet(np.ones(3), 200)
+    rounded = np.round(proba, 5)  # rows off 1 by rounding only
+    got = clfeval.evaluate(y, y_score=rounded).calibration(10)
+    want = calibration_report(y, rounded / rounded.sum(axis=1, keepdims=True), n_bins=10)
+    assert got.ece == pytest.approx(want.ece, rel=1e-12)
+    bad = proba * np.r_[np.ones(199), 0.5][:, None]  # the last row sums to 0.5
+    d = clfeval.evaluate(y, y_score=bad).to_dict()
+    assert "row 199" in d["calibration"]["error"]

@@ -106,6 +106,9 @@ MODES = ("binary", "class-wise", "top-label")
 NORMS = ("l1", "l2", "max")
 STRATEGIES = ("uniform", "quantile")
 _BINARY = np.array([False, True])
+#: An Evaluation's (n, k) probability rows that all sum to 1 within this (rounding in a file, e.g.
+#: 6 decimals over 10 classes) are divided by their sums before calibration; larger gaps are refused.
+ROUNDED_ROWS_TOLERANCE = 1e-4
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1258,6 +1261,10 @@ def _evaluation_inputs(ev: Any) -> _Inputs:
         pos = int(cases.pos_index)
         p = s if s.ndim == 1 else s[:, pos]
         return _Inputs(np.asarray(cases.true, dtype=np.intp), p, cases.weight, names, pos)
+    sums = np.einsum("ij->i", s.astype(np.float64, copy=False))
+    if np.all(np.abs(sums - 1.0) <= ROUNDED_ROWS_TOLERANCE):
+        # probabilities written to a file with a few decimals: rows off 1 by rounding only
+        s = s / sums[:, None]
     _check_rows_sum_to_one(s, "y_score")
     return _Inputs(np.asarray(cases.true, dtype=np.intp), s, cases.weight, names, None)
 

@@ -889,7 +889,10 @@ class Evaluation:
             if self.score_kind == "probability":
                 out["decision_curve"] = self.decision_curve().to_dict()
         if self.score_kind == "probability" and self.task != "multilabel":
-            out["calibration"] = self.calibration(n_bins).to_dict()
+            try:
+                out["calibration"] = self.calibration(n_bins).to_dict()
+            except ValueError as exc:  # e.g. rows that are not probability distributions
+                out["calibration"] = {"error": str(exc)}
         return out
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:

@@ -153,6 +153,13 @@ def _open(browser: Any, path: Path) -> tuple[Any, dict[str, list[Any]]]:
     return page, seen
 
 
+def _decision_charts(ev: Any) -> int:
+    """Reliability, cost-curve and decision-curve charts the page draws for ``ev``."""
+    d = ev.thresholds_dict()
+    calibration = d["calibration"] is not None and "error" not in d["calibration"]
+    return int(calibration) + (d["cost_curve"] is not None) + (d["decision_curve"] is not None)
+
+
 @pytest.mark.parametrize("name", list(PAGES))
 def test_page_renders_offline(name: str, browser: Any, tmp_path: Path) -> None:
     evaluations = PAGES[name]()
@@ -179,6 +186,7 @@ def test_page_renders_offline(name: str, browser: Any, tmp_path: Path) -> None:
         has_scores = any(ev.has_scores for ev in evaluations)
         kinds = sorted(c["kind"] for c in charts)
         expected = ["heatmap"] * len(evaluations) + (["2d", "2d", "3d", "3d"] if has_scores else [])
+        expected += ["2d"] * sum(_decision_charts(ev) for ev in evaluations)
         assert kinds == sorted(expected)
         assert body == [str(len(charts)), "0"]
         for c in charts:
@@ -274,7 +282,8 @@ def test_cross_validation_page(browser: Any, tmp_path: Path) -> None:
     path = write_html(tmp_path / "cross_validation.html", cv)
     page, seen = _open(browser, path)
     try:
-        assert page.evaluate("[document.body.dataset.chartsRendered, document.body.dataset.chartsFailed]") == ["8", "0"]
+        # 3 cross-validation charts, the pooled report's 5, its reliability, cost and decision curves
+        assert page.evaluate("[document.body.dataset.chartsRendered, document.body.dataset.chartsFailed]") == ["11", "0"]
         traces = page.evaluate("""() => ['cv1-roc', 'cv1-pr', 'cv1-metrics'].map(id => {
             const el = document.getElementById(id);
             return [el.classList.contains('js-plotly-plot'), el.data.length,

@@ -158,7 +158,7 @@ def test_page_layout_and_pooled_report_below(binary, tmp_path):
     assert "Pooled out-of-fold evaluation" in page and "Every out-of-fold prediction" in page
     ids = [f["id"] for f in figures(binary)]
     assert ids == ["cv1-roc", "cv1-pr", "cv1-metrics", "confusion-1", "roc-curves", "pr-curves",
-                   "roc-threshold-3d", "pr-threshold-3d"]
+                   "roc-threshold-3d", "pr-threshold-3d", "reliability-1", "cost-curve-1", "decision-curve-1"]
     assert page.count(' data-chart="') == len(ids)
     # the pooled Evaluation's report is the usual one
     assert f'data-value="{binary.pooled.report.overall["accuracy"]!r}"' in page
@@ -190,7 +190,8 @@ def test_evaluation_pages_unchanged():
     page = render_html(ev, title="Demo")
     assert "cross-validation" not in page.lower() and "<h2>Results</h2>" in page
     assert [f["id"] for f in figures(ev)] == ["confusion-1", "roc-curves", "pr-curves", "roc-threshold-3d",
-                                               "pr-threshold-3d"]
+                                               "pr-threshold-3d", "reliability-1", "cost-curve-1",
+                                               "decision-curve-1"]
 
 
 def test_failed_folds_are_shown():

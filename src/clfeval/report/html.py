@@ -744,12 +744,12 @@ def _figures(models: list[_Model]) -> list[dict[str, Any]]:
     from .html_decisions import decision_figures
 
     out = [f for f in (_confusion_figure(m) for m in models) if f is not None]
-    out += [f for m in models for f in decision_figures(m)]
     for build in (_curve_figure, _threshold_figure):
         for kind in ("roc", "pr"):
             fig = build(models, kind)
             if fig is not None:
                 out.append(fig)
+    out += [f for m in models for f in decision_figures(m)]
     for fig in out:
         fig["config"] = {**_PLOT_CONFIG, "toImageButtonOptions": {"filename": fig["id"], "scale": 2}}
     return out

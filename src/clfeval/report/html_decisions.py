@@ -83,7 +83,7 @@ def decision_figures(m: _Model) -> list[dict[str, Any]]:
     """The model's reliability, cost-curve and decision-curve charts (those its data have)."""
     d = m.data
     out = []
-    if d.get("calibration"):
+    if d.get("calibration") and "error" not in d["calibration"]:
         out.append(_reliability_figure(m, d["calibration"]))
     if d.get("cost_curve"):
         out.append(_cost_figure(m, d["cost_curve"]))
@@ -105,7 +105,7 @@ def _points_table(points: dict[str, dict[str, Any]]) -> str:
             values += [_fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
             values += [_esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
             rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
-    return ('<table class="report"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
+    return ('<table class="numbers points"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
             + "".join(rows) + "</tbody></table>")
 
 
@@ -113,6 +113,8 @@ def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
     """The section's HTML ('' when the model has no scores)."""
     d = m.data
     points, costs, cal = d.get("operating_points"), d.get("costs"), d.get("calibration")
+    if cal and "error" in cal:
+        cal = None
     figs = [by_id[f"{name}-{m.index + 1}"] for name in ("reliability", "cost-curve", "decision-curve")
             if f"{name}-{m.index + 1}" in by_id]
     if not (points or costs or figs):

@@ -224,7 +224,9 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
         lines.append(f"cost curve: area under the lower envelope {format_value(curve['area'], digits)} "
                      "(trivial classifiers 0.25)")
     cal = data.get("calibration")
-    if cal:
+    if cal and "error" in cal:
+        lines.append(f"calibration: not computed ({cal['error']})")
+    elif cal:
         d = cal["decomposition"]
         lines.append(
             f"calibration ({cal['mode']}, {cal['n_bins']} {cal['strategy']} bins): ECE {format_value(cal['ece'], digits)}"
