@@ -42,6 +42,26 @@ def test_binary_calibration_from_the_ranking_equals_calibration_report(pos_label
                                        + d["within_variance"] - d["within_covariance"], abs=1e-12)
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n_bins=st.sampled_from([1, 3, 10, 15]), strategy=st.sampled_from(["uniform", "quantile"]))
+def test_binary_calibration_of_distinct_probabilities_equals_calibration_report(data, n_bins, strategy):
+    # one sample per distinct probability (the ranking keeps outcomes only): bin edges included
+    grid = np.unique(np.r_[np.linspace(0, 1, 31), np.linspace(0, 1, 16), [1e-17, 0.5 + 1e-16]])
+    p = np.array(data.draw(st.lists(st.sampled_from(grid.tolist()), min_size=2, max_size=40, unique=True)))
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=p.size, max_size=p.size)))
+    y[:2] = [0, 1]  # both classes
+    ev = clfeval.evaluate(y, y_score=p)
+    assert ev.ranking("1").neg is None  # the one-sample-per-score form
+    got = ev.calibration(n_bins, strategy=strategy).to_dict()
+    want = calibration_report(y, p, pos_label=1, n_bins=n_bins, strategy=strategy).to_dict()
+    for key in ("ece", "ece_l2", "ece_max", "brier", "log_loss"):
+        assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-15), key
+    np.testing.assert_array_equal(got["reliability"]["weight"], want["reliability"]["weight"])
+    for key in ("mean_predicted", "observed"):  # None: an empty bin
+        a, b = (np.array(d["reliability"][key], dtype=float) for d in (got, want))
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
 def test_multiclass_calibration_is_top_label_and_decision_values_are_refused():
     y = RNG.integers(0, 3, 300)
     proba = RNG.dirichlet(np.ones(3), 300)

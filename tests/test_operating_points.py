@@ -585,3 +585,88 @@ def test_criteria_list_is_complete():
             kw = {"at": 0.5} if c in ("recall", "sensitivity", "precision", "specificity") else {}
             kw.update({"costs": [[0, 1], [1, 0]]} if c == "min-cost" else {})
             assert isinstance(ev.operating_point(c, **kw), ThresholdPoint)
+
+
+# --------------------------------------------------------------------------------------------
+# the search over blocks equals the search over every threshold
+# --------------------------------------------------------------------------------------------
+
+
+@st.composite
+def tie_prone_binary(draw):
+    """Few distinct scores, zero and tiny weights: runs of equal false positives, exact ties."""
+    n = draw(st.integers(1, 60))
+    y = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=int)
+    s = np.array(draw(st.lists(st.sampled_from(np.linspace(0, 1, 41).tolist()), min_size=n, max_size=n)))
+    w = np.array(draw(st.lists(st.sampled_from([0.0, 1e-14, 0.5, 1.0, 3.0]), min_size=n, max_size=n)))
+    if not w.sum() > 0:
+        w[0] = 1.0
+    return y, s, draw(st.sampled_from([None, w]))
+
+
+ALL_RULES = [("youden", {}), ("closest-topleft", {}), ("max-f1", {}), ("max-fbeta", {"beta": 0.5}),
+             ("min-cost", {"costs": [[0, 1], [4, 0]]}), ("min-cost", {"costs": [[0, 1], [4, 0]], "prevalence": 0.3}),
+             ("min-cost", {"costs": [[1, 2], [0, 3]]}),  # a missed positive is cheaper than a caught one
+             ("recall", {"at": 0.5}), ("sensitivity", {"at": 0.8}), ("precision", {"at": 0.6}),
+             ("specificity", {"at": 0.5})]
+
+
+@given(data=tie_prone_binary(), rule=st.sampled_from(ALL_RULES))
+def test_block_search_equals_the_search_over_every_threshold(data, rule):
+    from unittest import mock
+
+    from clfeval import operating_points as op
+
+    y, s, w = data
+    ranking = clfeval.evaluate(y, y_score=s, sample_weight=w, labels=[0, 1]).ranking("1")
+    criterion, options = rule
+
+    def run():
+        try:
+            return find_operating_point(ranking, criterion, **options)
+        except ValueError as e:
+            return str(e)
+
+    fast = run()
+    # one block: its corner bounds nothing, so every threshold is searched
+    with mock.patch.object(op, "_blocks", lambda m: (np.array([0]), np.array([m - 1]))):
+        slow = run()
+    if isinstance(slow, str):
+        assert fast == slow
+    else:
+        assert (fast.threshold, fast.value, fast.tp, fast.fp) == (slow.threshold, slow.value, slow.tp, slow.fp)
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=lambda r: f"{r[0]}{sorted(r[1].items())}")
+@pytest.mark.parametrize("weights", [None, "float"])
+def test_block_search_skips_blocks_and_agrees(rule, weights):
+    from unittest import mock
+
+    from clfeval import operating_points as op
+
+    rng = np.random.default_rng(7)
+    n = 5000
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.normal(size=n) + 1.2 * y, 3)  # ties too
+    w = None if weights is None else rng.choice([0.0, 0.5, 2.0], n)
+    ranking = clfeval.evaluate(y, y_score=s, sample_weight=w).ranking("1")
+    criterion, options = rule
+    searched = []
+    real = op._search
+
+    def spy(measure, counts, monotone):
+        def counting(tp, fp, fn, tn):
+            searched.append(np.size(tp))
+            return measure(tp, fp, fn, tn)
+        return real(counting, counts, monotone)
+
+    with mock.patch.object(op, "_search", spy):
+        fast = find_operating_point(ranking, criterion, **options)
+    with mock.patch.object(op, "_blocks", lambda m: (np.array([0]), np.array([m - 1]))):
+        slow = find_operating_point(ranking, criterion, **options)
+    assert (fast.threshold, fast.value, fast.tp, fast.fp) == (slow.threshold, slow.value, slow.tp, slow.fp)
+    m = len(ranking.counts_at_thresholds())
+    if criterion == "min-cost" and options["costs"] == [[1, 2], [0, 3]]:
+        assert searched[-1] == m  # not monotone: every threshold
+    else:
+        assert searched[-1] < m / 2  # most blocks were skipped

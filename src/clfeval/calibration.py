@@ -612,6 +612,51 @@ def _table_bins(table: ScoreTable, edges: np.ndarray | None) -> BinSums:
     return BinSums(edges, *sums)
 
 
+def _decreasing_bins(v: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, edges: np.ndarray) -> BinSums:
+    """:func:`_table_bins` of distinct probabilities ``v`` given in decreasing order with their
+    negative and positive counts (same dtype; ``neg=None`` with boolean ``pos``: one sample per
+    probability): each bin is a contiguous run, found by bisection at each edge, and summed by dot
+    products (equal to the table's sums up to rounding)."""
+    d = v.size
+    B = edges.size - 1
+    # a value lies in bin j when edges[j] < value <= edges[j + 1]; in decreasing order bin j
+    # runs from the values above edges[j + 1] to those above edges[j]
+    above = [0] + [_count_above(v, float(e)) for e in edges[-2:0:-1]] + [d]  # bins B-1, ..., 0
+    unit = neg is None
+    w = None if unit else neg + pos
+    wf = None if unit else w.astype(np.float64, copy=False)
+    yf = None if unit else pos.astype(np.float64, copy=False)
+    sums = [np.zeros(B, dtype=np.int64 if unit else w.dtype), np.zeros(B, dtype=np.int64 if unit else pos.dtype)]
+    sums += [np.zeros(B) for _ in range(3)]
+    for k in range(B):
+        lo, hi = above[k], above[k + 1]
+        if hi == lo:
+            continue
+        j = B - 1 - k
+        vs = v[lo:hi]
+        if unit:
+            ys = pos[lo:hi]
+            sums[0][j], sums[1][j] = hi - lo, np.count_nonzero(ys)
+            sums[2][j], sums[3][j], sums[4][j] = vs.sum(), np.dot(vs, vs), np.sum(vs, where=ys)
+        else:
+            vw = vs * wf[lo:hi]
+            sums[0][j], sums[1][j] = w[lo:hi].sum(), pos[lo:hi].sum()
+            sums[2][j], sums[3][j], sums[4][j] = vw.sum(), np.dot(vw, vs), np.dot(vs, yf[lo:hi])
+    return BinSums(edges, *sums)
+
+
+def _count_above(decreasing: np.ndarray, value: float) -> int:
+    """How many entries of a decreasing array are > value (bisection)."""
+    lo, hi = 0, decreasing.size
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if decreasing[mid] > value:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def _table_edges(table: ScoreTable, n_bins: int, strategy: str) -> np.ndarray:
     if strategy == "uniform":
         return uniform_edges(n_bins)
@@ -1049,7 +1094,8 @@ def binary_calibration_report(
     """The calibration report of a binary evaluation's positive-class probabilities, read off its
     :class:`~clfeval.roc_pr.BinaryRanking` (the distinct probabilities with their outcome counts,
     already sorted): O(distinct probabilities), no pass over the samples. Mode "binary" only
-    (``ece_by_mode`` holds just it); the decomposition is over the distinct probabilities (exact).
+    (``ece_by_mode`` holds just it); the Brier decomposition is over the report's bins, exact with
+    its within-bin terms.
     The numbers equal :func:`calibration_report` on the same data.
 
     >>> import clfeval
@@ -1060,21 +1106,43 @@ def binary_calibration_report(
     """
     _check_choice(strategy, STRATEGIES, "strategy")
     n_bins = _check_n_bins(n_bins)
-    neg, pos = ranking.negatives(), np.asarray(ranking.pos)
-    counts = np.stack([neg, pos], axis=1)
-    counts = counts.astype(np.float64 if counts.dtype.kind == "f" else np.int64)
-    table = ScoreTable._trusted(np.asarray(ranking.scores, dtype=np.float64), np.asfortranarray(counts), _BINARY)
-    binned = _table_bins(table, _table_edges(table, n_bins, strategy))
+    v = np.asarray(ranking.scores, dtype=np.float64)  # decreasing
+    eps = np.finfo(np.float64).eps
+    if ranking.neg is None and ranking.pos.dtype == np.bool_:
+        # one sample per distinct probability: its outcome is pos
+        is_pos = ranking.pos
+        edges = uniform_edges(n_bins) if strategy == "uniform" else _linear_quantile_edges(
+            v[::-1], np.ones(v.size, dtype=np.int64), n_bins)
+        binned = _decreasing_bins(v, None, is_pos, edges)
+        gap = v - is_pos
+        brier_total = float(np.dot(gap, gap))
+        # -log of the probability given to what happened, clipped as scikit-learn does
+        q = np.where(is_pos, v, 1.0 - v)
+        log_total = -float(np.log(np.clip(q, eps, 1.0 - eps, out=q), out=q).sum())
+        total = float(v.size)
+    else:
+        neg, pos = ranking.negatives(), np.asarray(ranking.pos)
+        count_dtype = np.float64 if neg.dtype.kind == "f" or pos.dtype.kind == "f" else np.int64
+        neg, pos = neg.astype(count_dtype, copy=False), pos.astype(count_dtype, copy=False)
+        if strategy == "uniform":
+            edges = uniform_edges(n_bins)
+        else:
+            w_up = (neg + pos)[::-1]
+            quantiles = _inverted_cdf_edges if count_dtype == np.float64 else _linear_quantile_edges
+            edges = quantiles(v[::-1], w_up, n_bins)
+        binned = _decreasing_bins(v, neg, pos, edges)
+        # sums over the distinct probabilities v, each outcome weighted by its count
+        wn, wp = neg.astype(np.float64, copy=False), pos.astype(np.float64, copy=False)
+        total = float(wn.sum() + wp.sum())
+        u = 1.0 - v
+        brier_total = float(np.dot(wp * u, u) + np.dot(wn * v, v))
+        log_p = np.log(np.clip(v, eps, 1.0 - eps, out=np.empty_like(v)))
+        log_q = np.log(np.clip(u, eps, 1.0 - eps, out=u), out=u)
+        log_total = -float(np.dot(wp, log_p) + np.dot(wn, log_q))
     w_gap = binned.gaps()
     ece3 = {norm: _calibration_error(*w_gap, norm) for norm in NORMS}
-    # Brier score and log loss as sums over the distinct probabilities v, each outcome weighted by
-    # its count: the per-sample terms of BrierSum (2 (y - v)^2) and LogLossSum (-log clip(q)) there
-    v, wn, wp = table.scores, neg.astype(np.float64), pos.astype(np.float64)
-    total = float(wn.sum() + wp.sum())
-    eps = np.finfo(np.float64).eps
-    brier_sum = BrierSum(2.0 * float(np.dot(wp, (1.0 - v) ** 2) + np.dot(wn, v * v)), total, 2)
-    log_loss_sum = LogLossSum(-float(np.dot(wp, np.log(np.clip(v, eps, 1.0 - eps)))
-                                     + np.dot(wn, np.log(np.clip(1.0 - v, eps, 1.0 - eps)))), total, 2)
+    # the per-sample terms of BrierSum (2 (y - v)^2 over both columns) and LogLossSum
+    brier_sum, log_loss_sum = BrierSum(2.0 * brier_total, total, 2), LogLossSum(log_total, total, 2)
     return CalibrationReport(
         mode="binary", n_bins=n_bins, strategy=strategy,
         ece=ece3["l1"], ece_l2=ece3["l2"], ece_max=ece3["max"], ece_by_mode={"binary": ece3["l1"]},
@@ -1082,7 +1150,7 @@ def binary_calibration_report(
         log_loss=log_loss_sum.mean(),
         decomposition=BrierDecomposition.from_bins([binned], n_bins, strategy),
         reliability=ReliabilityCurve.from_bins(binned, f"positive class {classes[positive]}", strategy),
-        classes=tuple(classes), total_weight=float(counts.sum()),
+        classes=tuple(classes), total_weight=total,
     )
 
 

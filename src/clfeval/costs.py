@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .measures import fallout, ratio
+from .roc_pr import _first_reaching, _frozen
 
 if TYPE_CHECKING:  # pragma: no cover
     from .evaluation import Evaluation
@@ -229,12 +230,6 @@ def normalized_expected_cost(fpr: Any, fnr: Any, pc: Any) -> float | np.ndarray:
 # -- cost curves --------------------------------------------------------------------------------
 
 
-def _frozen(a: Any) -> np.ndarray:
-    a = np.array(a, dtype=np.float64)
-    a.flags.writeable = False
-    return a
-
-
 @dataclass(frozen=True)
 class CostLine:
     """One classifier on a cost curve: the line ``NEC(PC) = fnr * PC + fpr * (1 - PC)``.
@@ -369,10 +364,13 @@ class CostCurve:
         if m <= max_lines:
             return np.arange(m)
         required = np.unique(np.concatenate([[0, m - 1], self.envelope_lines]))
-        walk = self.fpr + (1.0 - self.fnr)  # non-decreasing along the lines, 0 to 2
+
+        def walk(i: np.ndarray) -> np.ndarray:  # non-decreasing along the lines, 0 to 2
+            return self.fpr[i] + (1.0 - self.fnr[i])
+
         extra = max(max_lines - required.size, 0)
-        picks = np.searchsorted(walk, np.linspace(0.0, walk[-1], extra + 2)[1:-1], side="left")
-        return np.union1d(required, np.minimum(picks, m - 1))
+        picks = _first_reaching(walk, np.linspace(0.0, float(walk(np.array([m - 1]))[0]), extra + 2)[1:-1], m)
+        return np.union1d(required, picks)
 
     def to_dict(self, max_lines: int | None = 2000) -> dict[str, Any]:
         """Plain-Python form; the lines thinned to ``max_lines`` (see :meth:`line_subset`; None:
@@ -428,6 +426,49 @@ def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.array(hull, dtype=np.intp)
 
 
+def _sorted_union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The distinct values of two integer arrays, sorted (``numpy.union1d`` without its hashing)."""
+    both = np.sort(np.concatenate([a, b]))
+    return both[np.r_[True, both[1:] != both[:-1]]]
+
+
+def _roc_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
+    """:func:`_upper_hull` of the ROC points (fp, tp) at every threshold (both non-decreasing),
+    skipping the blocks of points that lie strictly under a first hull of some of them.
+
+    The points of a block of consecutive thresholds lie in the box between its first and last
+    point, so none is above the box's top-left corner (its first fp, its last tp). A block whose
+    corner lies strictly under the hull of all the blocks' end points holds no hull vertex, and the
+    hull of what is left is the hull of all.
+
+    >>> fp, tp = np.array([0, 0, 1, 1, 2, 3, 3, 4]), np.array([0, 1, 1, 2, 3, 3, 4, 4])
+    >>> _roc_hull(fp, tp).tolist() == _upper_hull(fp.astype(float), tp.astype(float)).tolist()
+    True
+    """
+    m = fp.size
+    size = 64  # small enough that a block's corner rarely pokes above the hull
+    if m <= 4 * size:
+        return _upper_hull(fp.astype(np.float64), tp.astype(np.float64))
+    first = np.arange(0, m, size)
+    last = np.minimum(first + size, m) - 1
+    ends = _sorted_union(first, last)
+    x, y = fp[ends].astype(np.float64), tp[ends].astype(np.float64)
+    rough = ends[_upper_hull(x, y)]
+    hx, hy = fp[rough].astype(np.float64), tp[rough].astype(np.float64)
+    cx, cy = fp[first].astype(np.float64), tp[last].astype(np.float64)
+    # the hull edge (a, b) over each corner's x: a the last vertex with x <= the corner's
+    a = np.searchsorted(hx, cx, side="right") - 1
+    inside = (a >= 0) & (a < hx.size - 1)
+    a = np.clip(a, 0, hx.size - 2)
+    b = a + 1
+    cross = (hx[b] - hx[a]) * (cy - hy[a]) - (hy[b] - hy[a]) * (cx - hx[a])
+    keep = ~(inside & (cross < 0))
+    sizes = last[keep] - first[keep] + 1
+    kept = np.repeat(first[keep] - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+    idx = _sorted_union(kept, rough)
+    return idx[_upper_hull(fp[idx].astype(np.float64), tp[idx].astype(np.float64))]
+
+
 def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = None,
                   pos_label: Any = None) -> CostCurve:
     """The cost curve of a binary ranking (see :class:`CostCurve`): every threshold's line and the
@@ -448,12 +489,16 @@ def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = N
         missing = "positives" if not p_total > 0 else "negatives"
         raise ValueError(f"a cost curve needs both classes, but the ranking has no {missing}.")
     counts = ranking.counts_at_thresholds()
-    fpr = fallout(counts.fp, counts.tn)
-    fnr = ratio(counts.fn, counts.fn + counts.tp)
-    tpr = 1.0 - fnr
+    if all(a.dtype.kind in "iu" for a in (counts.tp, counts.fp, counts.fn, counts.tn)):
+        # fp + tn and fn + tp are the class totals at every threshold, exactly
+        fpr = counts.fp / float(counts.fp[0] + counts.tn[0])
+        fnr = counts.fn / float(counts.fn[0] + counts.tp[0])
+    else:
+        fpr = fallout(counts.fp, counts.tn)
+        fnr = ratio(counts.fn, counts.fn + counts.tp)
     # the hull of (fp, tp) is that of (fpr, tpr) scaled, and exact on integer counts
-    hull = _upper_hull(counts.fp.astype(np.float64), counts.tp.astype(np.float64))
-    df, dt = np.diff(fpr[hull]), np.diff(tpr[hull])
+    hull = _roc_hull(counts.fp, counts.tp)
+    df, dt = np.diff(fpr[hull]), np.diff(1.0 - fnr[hull])  # along the hull: FPR and TPR
     with np.errstate(invalid="ignore", divide="ignore"):
         crossings = df / (df + dt)
     # PC rises along the hull (its slopes fall); guard against rounding of near-equal slopes

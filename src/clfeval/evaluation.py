@@ -12,6 +12,7 @@ ranking per class); the report, the curves, the areas and every output read them
 
 from __future__ import annotations
 
+import copy
 import json
 import warnings
 from dataclasses import replace
@@ -134,6 +135,10 @@ class Evaluation:
         self._cases = cases
         # set by whoever built these rows when they are not independent cases (pooled repeated CV)
         self._dependent_rows: str | None = None
+        # set by clfeval.streaming: "weighted"/"unweighted" when built from statistics (no cases)
+        self._streamed: str | None = None
+        #: binned scores (a stream's): {curve name: clfeval.binning.BinnedBounds}, else None
+        self.binning: dict[str, Any] | None = None
 
     @property
     def has_scores(self) -> bool:
@@ -419,7 +424,8 @@ class Evaluation:
 
     def at(self, threshold: float, *, curve: str | None = None) -> Evaluation:
         """This evaluation with predictions ``score >= threshold``, read off the score
-        statistics (nothing is sorted again; the curves and areas are the same objects).
+        statistics (nothing is sorted again: the score statistics and areas are shared; the curves
+        are rebuilt around the new operating point).
 
         * binary: the same evaluation at another threshold of the positive class's scores;
           it equals ``evaluate(y_true, y_score=..., threshold=threshold)``, intervals included;
@@ -446,22 +452,27 @@ class Evaluation:
             return self._multilabel_at(thr)
         name, c = self._class_curve(curve, "predictions at a threshold")
         assert self.rankings is not None
-        weighted = self._sample_weight is not None
+        weighted = self._sample_weight is not None or self._streamed == "weighted"
         if self.task == "binary":
-            ranking, cases, rankings = self.rankings[name], replace(self._cases, pred=None), self.rankings
+            cases = None if self._cases is None else replace(self._cases, pred=None)
+            ranking, rankings = self.rankings[name], self.rankings
             labels, names, pos_label, score_kind, pos_index = self.labels, self.names, self.pos_label, self.score_kind, c
             notes = [n for n in self._notes if not n.startswith("Predictions derived from the scores")]
         else:  # one class against the rest
             ranking = self.rankings[name]
             (labels, names), pos_index = self._rest_labels(name, c), 1
             pos_label = labels[1]
-            column = self._cases.column(c)
-            cases = Cases(self._cases.is_positive(c).astype(np.intp), None, column, self._cases.weight, pos_index=1)
+            if self._cases is None:  # built from statistics (a stream)
+                cases, score_kind = None, self.score_kind
+            else:
+                column = self._cases.column(c)
+                cases = Cases(self._cases.is_positive(c).astype(np.intp), None, column, self._cases.weight,
+                              pos_index=1)
+                score_kind = _score_kind(column)
             rest = ranking.reversed()
             if ranking.pos.dtype.kind != "f":  # integer counts: the reversed AUC is bitwise the same
                 rest.__dict__["roc_auc"] = ranking.roc_auc
             rankings = {names[0]: rest, name: ranking}
-            score_kind = _score_kind(column)
             notes = [f"One-vs-rest view of the {self.task} evaluation: {name!r} against the rest."]
         notes.append(f"Predictions derived from the scores: {names[pos_index]!r} where the score "
                      f">= {thr:g} ({score_kind} scores).")
@@ -474,7 +485,7 @@ class Evaluation:
             confusion=ConfusionMatrix.from_matrix(labels, matrix, names), rankings=rankings, micro=None,
             beta=self._beta, per_sample=None, sample_weight=self._sample_weight, notes=notes, cases=cases,
         )
-        out._dependent_rows = self._dependent_rows
+        out._dependent_rows, out._streamed = self._dependent_rows, self._streamed
         return out
 
     def _multilabel_at(self, thr: float) -> Evaluation:
@@ -573,7 +584,7 @@ class Evaluation:
         decomposition, log loss and the reliability bins (:class:`clfeval.calibration.CalibrationReport`).
 
         Binary: the positive class's probabilities, read off the score statistics (no pass over
-        the samples; decomposition over the distinct probabilities). Multi-class: top-label
+        the samples; Brier decomposition over the ``n_bins`` bins with its within-bin terms). Multi-class: top-label
         headline, class-wise ECE beside it; uniform bins come from a bounded histogram with
         ``n_bins`` bins (decomposition over those bins, exact with its within-bin terms),
         quantile bins from the exact table. Decision values are refused. Cached per arguments.
@@ -596,6 +607,11 @@ class Evaluation:
                 cache[key] = binary_calibration_report(
                     self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self._pos_index(),
                     n_bins=n_bins, strategy=strategy)
+            elif self._cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
+                state = getattr(self, "_calibration_state", None)
+                if state is None or isinstance(state, str):
+                    raise ValueError(f"this stream kept no calibration histogram: {state or 'no probabilities'}.")
+                cache[key] = state.report(n_bins, strategy)
             else:
                 state = calibration_of_evaluation(self, n_bins=n_bins if strategy == "uniform" else None)
                 cache[key] = state.report(n_bins, strategy)
@@ -630,6 +646,14 @@ class Evaluation:
         from .uncertainty import confusion_intervals
 
         weighted = self._sample_weight is not None
+        if self._cases is None and self._streamed is not None:
+            if self._streamed == "weighted":
+                raise ValueError("intervals of weighted rows need each row's weight, which a stream does not keep; "
+                                 "evaluate the rows in memory (clfeval.evaluate) for intervals.")
+            if self.task != "binary" or method != "analytic":
+                raise ValueError("a stream keeps counts, not rows: it gives the analytic intervals of a binary "
+                                 "evaluation (Wilson, delta method, DeLong); for the others evaluate the rows in "
+                                 "memory (clfeval.evaluate).")
         if weighted and method != "analytic":
             raise ValueError(
                 f"method={method!r} resamples counts of cases, and this evaluation has sample weights; "
@@ -711,7 +735,9 @@ class Evaluation:
         per_class: dict[str, Any] = {}
         averages: dict[str, dict[str, Any]] = {}
         for area in ("roc_auc", "average_precision"):
-            infl = area_influences(self._cases, rankings, self._micro, area, per_class=weighted)
+            # a stream (no cases) is binary and unweighted here: per class from the rankings only
+            infl = {} if self._cases is None else area_influences(self._cases, rankings, self._micro, area,
+                                                                  per_class=weighted)
             if weighted:
                 est, u = infl["per_class"]
                 cis = [area_interval(area, e, ui, level) for e, ui in zip(est, u)]
@@ -724,6 +750,9 @@ class Evaluation:
                 if avg in infl:
                     averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level)
         out["per_class"].update(per_class)
+        if self._cases is None:
+            out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
+                            "interval here: those need each row, which a stream does not keep."]
         for avg, d in averages.items():
             out["averages"].setdefault(avg, {}).update(d)
         if self.task == "binary":  # the report's headline areas are the positive class's
@@ -845,6 +874,7 @@ class Evaluation:
             "break_even": None if self.break_even is None else self.break_even.to_dict(),
             **self.thresholds_dict(costs=costs, prevalence=prevalence),
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
+            **({} if self.binning is None else {"binning": {k: b.to_dict() for k, b in self.binning.items()}}),
         }
 
     def thresholds_dict(self, *, costs: Any = None, prevalence: Any = None, max_lines: int = 200,
@@ -860,6 +890,19 @@ class Evaluation:
         * "cost_curve" (binary scores; at most ``max_lines`` lines) and "decision_curve" (binary
           probabilities); "calibration" (probabilities, not multilabel; ``n_bins`` uniform bins).
         """
+        try:
+            key = (None if costs is None else np.asarray(costs, dtype=np.float64).tobytes(),
+                   None if costs is None else np.shape(costs),
+                   None if prevalence is None else np.asarray(prevalence, dtype=np.float64).tobytes(),
+                   max_lines, n_bins)
+        except (TypeError, ValueError):  # bad costs: the checks below say what is wrong
+            return self._thresholds_dict(costs, prevalence, max_lines, n_bins)
+        cache = self.__dict__.setdefault("_thresholds_cache", {})
+        if key not in cache:  # the CLI prints and writes the same entries
+            cache[key] = self._thresholds_dict(costs, prevalence, max_lines, n_bins)
+        return copy.deepcopy(cache[key])
+
+    def _thresholds_dict(self, costs: Any, prevalence: Any, max_lines: int, n_bins: int) -> dict[str, Any]:
         out: dict[str, Any] = {"operating_points": None, "cost_curve": None, "decision_curve": None,
                                "calibration": None}
         if costs is not None:
@@ -900,14 +943,14 @@ class Evaluation:
         return None if curves is None else curves.to_dict(max_points)
 
     def to_json(self, path: str | Path | None = None, *, indent: int | None = 2, ci_level: float | None = None,
-                ci_method: str = "analytic") -> str:
+                ci_method: str = "analytic", costs: Any = None, prevalence: Any = None) -> str:
         """Strict JSON (no bare NaN or Infinity: NaN is null, infinities are "inf"/"-inf").
 
         Written atomically to ``path`` when given; the text is returned either way. ``ci_level``
-        adds the intervals (as :meth:`to_dict`).
+        adds the intervals, ``costs`` (and ``prevalence``) the cost entries (as :meth:`to_dict`).
         """
-        text = json.dumps(json_safe(self.to_dict(ci_level=ci_level, ci_method=ci_method)), indent=indent,
-                          allow_nan=False)
+        data = self.to_dict(ci_level=ci_level, ci_method=ci_method, costs=costs, prevalence=prevalence)
+        text = json.dumps(json_safe(data), indent=indent, allow_nan=False)
         if path is not None:
             from .atomic import atomic_write
 
@@ -923,11 +966,14 @@ class Evaluation:
         """The report as a pandas DataFrame."""
         return self.report.to_frame()
 
-    def to_html(self, path: str | Path, title: str | None = None) -> Path:
-        """One self-contained, offline HTML page with the tables and interactive charts."""
+    def to_html(self, path: str | Path, title: str | None = None, *, costs: Any = None,
+                prevalence: Any = None) -> Path:
+        """One self-contained, offline HTML page with the tables and interactive charts; with
+        ``costs`` (and ``prevalence``) the costs and the min-cost operating point too."""
         from .report.html import write_html
 
-        return write_html(path, [self], title=title)
+        return write_html(path, [self if costs is None else self.to_dict(costs=costs, prevalence=prevalence)],
+                          title=title)
 
 
 # -- evaluate ------------------------------------------------------------------------------------

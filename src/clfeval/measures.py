@@ -74,7 +74,14 @@ def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den == 0, np.nan, num / np.where(den == 0, 1.0, den))
+        out = np.asarray(np.true_divide(num, den))
+    zero = den == 0
+    if zero.any():
+        if out.ndim == 0:
+            return np.asarray(np.nan)
+        out = out.copy() if not out.flags.writeable else out
+        out[np.broadcast_to(zero, out.shape)] = np.nan
+    return out
 
 
 def precision(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:

@@ -2,9 +2,11 @@
 
 :func:`find_operating_point` reads the confusion counts at every distinct threshold of a
 :class:`~clfeval.roc_pr.BinaryRanking` (``counts_at_thresholds``: +inf, predicting nothing
-positive, then every distinct score) and picks the best by a criterion, in one vectorised
-pass (O(d) for d distinct scores). The rule is always "predict positive where score >=
-threshold". Criteria:
+positive, then every distinct score) and picks the best by a criterion. Every criterion but
+min-cost with unusual costs is monotone (no worse with more true positives or fewer false
+positives), so blocks of about sqrt(d) thresholds whose best corner cannot reach the best are
+skipped, and the rest is searched exactly: O(sqrt(d)) plus the thresholds near the best, for d
+distinct scores. The rule is always "predict positive where score >= threshold". Criteria:
 
 * ``"break-even"``: precision = recall (the ranking's own :meth:`~BinaryRanking.break_even`, so
   the point agrees with the report; ``value`` is the interpolated crossing);
@@ -18,7 +20,7 @@ threshold". Criteria:
   specificity; ``"precision"``: precision >= at, highest recall; ``"specificity"``:
   specificity >= at, highest sensitivity.
 
-Ties: values within 1e-12 (relative) of the best count as equal. The constrained criteria
+Ties: values within ``1e-12 * max(1, |best|)`` of the best count as equal. The constrained criteria
 then prefer the better constrained metric (so the pick is never dominated: among equal
 precision the higher recall), and every criterion finally prefers the highest threshold
 (fewest positive predictions). ``value`` is the criterion's own number: J, the distance, F-beta,
@@ -207,18 +209,95 @@ def _undefined(criterion: str, curve: str, missing: str) -> ValueError:
     )
 
 
-def _pick(keys: list[np.ndarray], candidates: np.ndarray) -> int:
+def _tied(key: np.ndarray, best: float) -> np.ndarray:
+    """Which entries of ``key`` count as equal to ``best`` (the tie tolerance)."""
+    return key >= best - TIE_TOLERANCE * max(1.0, abs(best))
+
+
+def _pick(keys: list[np.ndarray], candidates: np.ndarray) -> tuple[int, list[float]]:
     """Index of the best candidate: the largest first key (within the tie tolerance), then the
-    largest next key among those, ...; then the lowest index (the highest threshold)."""
-    first = keys[0]
-    best = first[candidates].max()
+    largest next key among those, ...; then the lowest index (the highest threshold). Also
+    returns the best value of each key (over the candidates tied on the keys before it)."""
+    bests = [float(keys[0][candidates].max())]
     # a cheap first cut over all candidates: usually only a few are tied at the top
-    idx = np.flatnonzero(candidates & (first >= best - TIE_TOLERANCE * max(1.0, abs(best))))
+    idx = np.flatnonzero(candidates & _tied(keys[0], bests[0]))
     for key in keys[1:]:
         v = key[idx]
-        best = v.max()
-        idx = idx[v >= best - TIE_TOLERANCE * max(1.0, abs(best))]
-    return int(idx[0])
+        bests.append(float(v.max()))
+        idx = idx[_tied(v, bests[-1])]
+    return int(idx[0]), bests
+
+
+def _blocks(m: int) -> tuple[np.ndarray, np.ndarray]:
+    """First and last index of consecutive blocks of about sqrt(m) thresholds."""
+    size = max(2, math.isqrt(m))
+    first = np.arange(0, m, size)
+    return first, np.minimum(first + size, m) - 1
+
+
+def _search(measure: Any, counts: ThresholdCounts, monotone: bool) -> tuple[int, float] | None:
+    """The pick of the tie rule over every threshold, or None when no threshold is usable.
+
+    ``measure(tp, fp, fn, tn)`` gives (value, keys, feasible or None) for count arrays. A
+    ``monotone`` criterion is no worse with more true positives or fewer false positives (so
+    are its keys and its feasibility). Then, as tp and fp both grow along the thresholds, no
+    threshold of a block beats the block's best corner (its last tp and fn with its first fp and
+    tn): blocks whose corner is already worse than some actual threshold (the block ends) are
+    skipped, and the rule runs on the rest, which hold every threshold that can tie the best.
+    """
+    def usable(keys: list[np.ndarray], feasible: np.ndarray | None) -> np.ndarray:
+        ok = ~np.isnan(keys[0])
+        return ok if feasible is None else ok & feasible
+
+    tp, fp, fn, tn = counts.tp, counts.fp, counts.fn, counts.tn
+    where: np.ndarray | slice = slice(None)
+    if monotone and len(counts) > 8:
+        first, last = _blocks(len(counts))
+        _, keys, feasible = measure(tp[last], fp[last], fn[last], tn[last])
+        ok = usable(keys, feasible)
+        if ok.any():
+            low = float(keys[0][ok].max())  # an actual value: the best is at least this
+            _, corner_keys, corner_feasible = measure(tp[last], fp[first], fn[last], tn[first])
+            # two tolerances: the tie rule's, and as much again for rounding in the corner values
+            hopeless = corner_keys[0] < low - 2 * TIE_TOLERANCE * max(1.0, abs(low))
+            if corner_feasible is not None:
+                hopeless |= ~corner_feasible
+            keep = np.flatnonzero(~hopeless)
+            sizes = last[keep] - first[keep] + 1
+            # the kept blocks' indices, in order
+            where = np.repeat(first[keep] - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+    value, keys, feasible = measure(tp[where], fp[where], fn[where], tn[where])
+    ok = usable(keys, feasible)
+    if not ok.any():
+        return None
+    i, _ = _pick(keys, ok)
+    return (i if isinstance(where, slice) else int(where[i])), float(value[i])
+
+
+def _check_expected_cost_defined(ranking: BinaryRanking, prevalence: Any, pos_index: int, curve: str) -> None:
+    """With ``prevalence`` the expected cost needs each class's rates: both classes present."""
+    n_total, p_total = ranking.totals
+    if prevalence is not None and not (n_total > 0 and p_total > 0):
+        raise ValueError(
+            f"'min-cost' is undefined for curve {curve!r}: with prevalence= each class's rates are "
+            "needed, and a class has no samples; leave prevalence out to use the data's mix."
+        )
+
+
+def _binary_expected_cost(
+    tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, tn: np.ndarray, costs: np.ndarray, prevalence: Any,
+    pos_index: int,
+) -> np.ndarray:
+    """:func:`clfeval.costs.expected_cost` of the tables at many thresholds, from the four count
+    arrays (no (m, 2, 2) tables); equal to it up to rounding."""
+    n, p = 1 - pos_index, pos_index
+    c = np.asarray(costs, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if prevalence is None:
+            return (tn * c[n, n] + fp * c[n, p] + fn * c[p, n] + tp * c[p, p]) / (tn + fp + fn + tp)
+        shares = np.asarray(prevalence, dtype=np.float64)
+        return (shares[n] * (tn * c[n, n] + fp * c[n, p]) / (tn + fp)
+                + shares[p] * (fn * c[p, n] + tp * c[p, p]) / (fn + tp))
 
 
 def find_operating_point(
@@ -273,49 +352,56 @@ def find_operating_point(
         return _point(criterion, curve, counts, 0, be.value, labels, names, pos_index, options)
 
     counts = ranking.counts_at_thresholds()
-    tp, fp, fn, tn = counts.tp, counts.fp, counts.fn, counts.tn
-    everywhere = np.ones(len(counts), dtype=bool)
-    if kind == "youden":
-        value = recall(tp, fn) - fallout(fp, tn)
-        keys, candidates = [value], everywhere
-    elif kind == "closest-topleft":
-        value = np.hypot(fallout(fp, tn), 1.0 - recall(tp, fn))
-        keys, candidates = [-value], everywhere
-    elif kind == "max-fbeta":
-        value = fbeta(tp, fp, fn, options["beta"])
-        keys, candidates = [value], everywhere
-    elif kind == "min-cost":
-        value = np.asarray(expected_cost(binary_matrices(counts, pos_index), options["costs"],
-                                         prevalence=options["prevalence"]))
-        keys, candidates = [-value], everywhere
-        if np.isnan(value).all():
-            raise ValueError(
-                f"'min-cost' is undefined for curve {curve!r}: with prevalence= each class's rates are "
-                "needed, and a class has no samples; leave prevalence out to use the data's mix."
-            )
-    else:
+    target = options.get("at")
+    monotone = True  # no worse with more true positives or fewer false positives
+    if kind == "min-cost":
+        c = np.asarray(options["costs"], dtype=np.float64)
+        # a missed positive costs at least as much as a caught one, a false alarm as a true negative
+        monotone = bool(c[pos_index, 1 - pos_index] >= c[pos_index, pos_index]
+                        and c[1 - pos_index, pos_index] >= c[1 - pos_index, 1 - pos_index])
+        _check_expected_cost_defined(ranking, options["prevalence"], pos_index, curve)
+
+    def measure(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray,
+                tn: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
+        if kind == "youden":
+            value = recall(tp, fn) - fallout(fp, tn)
+            return value, [value], None
+        if kind == "closest-topleft":
+            value = np.hypot(fallout(fp, tn), 1.0 - recall(tp, fn))
+            return value, [-value], None
+        if kind == "max-fbeta":
+            value = fbeta(tp, fp, fn, options["beta"])
+            return value, [value], None
+        if kind == "min-cost":
+            value = _binary_expected_cost(tp, fp, fn, tn, options["costs"], options["prevalence"], pos_index)
+            return value, [-value], None
         constrained, maximised = _CONSTRAINED[kind]
         rates = {
             "recall": lambda: recall(tp, fn),
             "precision": lambda: precision(tp, fp),
             "specificity": lambda: specificity(tn, fp),
         }
-        value, objective = rates[constrained](), rates[maximised]()
-        target = options["at"]
-        candidates = value >= target - TIE_TOLERANCE
-        if not candidates.any():
-            i_best = int(np.nanargmax(value))  # the first: the highest threshold
-            best = value[i_best]
+        value = rates[constrained]()
+        return value, [rates[maximised](), value], value >= target - TIE_TOLERANCE
+
+    if kind in _CONSTRAINED:
+        constrained = _CONSTRAINED[kind][0]
+        reached = measure(counts.tp, counts.fp, counts.fn, counts.tn)[0]
+        if not (reached >= target - TIE_TOLERANCE).any():
+            i_best = int(np.nanargmax(reached))  # the first: the highest threshold
             raise ValueError(
                 f"no threshold of curve {curve!r} reaches {constrained} >= {target:g}: the best achievable "
-                f"{constrained} is {best:.6g} (at threshold {counts.thresholds[i_best]:.6g})."
+                f"{constrained} is {reached[i_best]:.6g} (at threshold {counts.thresholds[i_best]:.6g})."
             )
-        keys = [objective, value]
-    usable = candidates & ~np.isnan(keys[0])
-    if not usable.any():
+    found = _search(measure, counts, monotone)
+    if found is None:
         raise ValueError(f"{criterion!r} is undefined at every threshold of curve {curve!r}.")
-    i = _pick(keys, usable)
-    return _point(criterion, curve, counts, i, float(value[i]), labels, names, pos_index, options)
+    i, value_i = found
+    if kind == "min-cost":  # the reported value by the one formula of clfeval.costs
+        one = ThresholdCounts(*(a[i:i + 1] for a in (counts.thresholds, counts.tp, counts.fp, counts.fn, counts.tn)))
+        value_i = float(expected_cost(binary_matrices(one, pos_index), options["costs"],
+                                      prevalence=options["prevalence"])[0])
+    return _point(criterion, curve, counts, i, value_i, labels, names, pos_index, options)
 
 
 def _point(

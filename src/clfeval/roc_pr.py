@@ -68,6 +68,21 @@ def _count_at_least(decreasing: np.ndarray, value: float) -> int:
     return lo
 
 
+def _counts_at_least(decreasing: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """:func:`_count_at_least` of many values at once (vectorised bisection, no copy of the array).
+
+    >>> _counts_at_least(np.array([0.9, 0.5, 0.5, 0.2]), np.array([np.inf, 0.5, 0.3, -np.inf])).tolist()
+    [0, 3, 3, 4]
+    """
+    d = decreasing.size
+    if d == 0:
+        return np.zeros(values.size, dtype=np.intp)
+    # the first index whose score is below the value: -score >= the next float above -value
+    targets = np.nextafter(-values, np.inf)
+    first = _first_reaching(lambda i: -decreasing[i], targets, d)
+    return np.where(-decreasing[first] >= targets, first, d).astype(np.intp)
+
+
 def _first_reaching(values_at: Any, targets: np.ndarray, n: int) -> np.ndarray:
     """For each target, the first index i < n with values_at(i) >= target, for a
     non-decreasing function evaluated at index arrays (vectorised bisection, ~log2(n) steps).
@@ -264,21 +279,22 @@ class BinaryRanking:
 
     def _threshold_counts(self, thresholds: Any) -> ThresholdCounts:
         tps, fps = self.tps, self.fps
-        zero = np.zeros(1, dtype=np.result_type(tps.dtype, fps.dtype, np.int64))
-        tp_all = np.concatenate([zero, tps])  # index = number of distinct scores predicted positive
-        fp_all = np.concatenate([zero, fps])
+        dtype = np.result_type(tps.dtype, fps.dtype, np.int64)
         if thresholds is None:
             thr = np.concatenate([[np.inf], self.scores])
-            stop = np.arange(thr.size)
+            stop: Any = slice(None)  # every threshold in order
+            # index = number of distinct scores predicted positive
+            tp, fp = (np.concatenate([np.zeros(1, dtype=dtype), a]) for a in (tps, fps))
         else:
             thr = np.asarray(thresholds, dtype=np.float64)
             if thr.ndim != 1:
                 raise ValueError(f"thresholds must be 1-D, got shape {thr.shape}.")
             if np.isnan(thr).any():
                 raise ValueError(f"thresholds hold NaN (first at position {int(np.flatnonzero(np.isnan(thr))[0])}).")
-            # scores decrease: the number >= t is the count of -scores <= -t
-            stop = np.searchsorted(-self.scores, -thr, side="right")
-        tp, fp = tp_all[stop], fp_all[stop]
+            stop = _counts_at_least(self.scores, thr)
+            before = np.maximum(stop - 1, 0)
+            tp = np.where(stop > 0, tps[before], 0).astype(dtype, copy=False)
+            fp = np.where(stop > 0, fps[before], 0).astype(dtype, copy=False)
         if self.pos.dtype.kind == "f" or (self.neg is not None and self.neg.dtype.kind == "f"):
             pos_below = np.concatenate([np.cumsum(self.pos[::-1], dtype=np.float64)[::-1], [0.0]])
             neg_below = np.concatenate([np.cumsum(self.negatives()[::-1], dtype=np.float64)[::-1], [0.0]])

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .html import _Model, _chart_div, _esc, _fmt, _unit_square_layout
+from .html import _Model, _chart_div, _esc, _fmt, _fmt_threshold, _unit_square_layout
 
 __all__ = ["decision_figures", "decision_section"]
 
@@ -101,7 +101,7 @@ def _points_table(points: dict[str, dict[str, Any]]) -> str:
                 cells = [_esc(curve), _esc(rule), f'<td colspan="10" class="hint">{_esc(p["error"])}</td>']
                 rows.append("<tr><td>" + "</td><td>".join(cells[:2]) + "</td>" + cells[2] + "</tr>")
                 continue
-            values = [_esc(curve), _esc(rule), _esc(f"{p['threshold']:.6g}"), _fmt(p["value"])]
+            values = [_esc(curve), _esc(rule), _esc(_fmt_threshold(p["threshold"])), _fmt(p["value"])]
             values += [_fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
             values += [_esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
             rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
@@ -113,11 +113,12 @@ def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
     """The section's HTML ('' when the model has no scores)."""
     d = m.data
     points, costs, cal = d.get("operating_points"), d.get("costs"), d.get("calibration")
-    if cal and "error" in cal:
+    cal_error = cal["error"] if cal and "error" in cal else None
+    if cal_error:
         cal = None
     figs = [by_id[f"{name}-{m.index + 1}"] for name in ("reliability", "cost-curve", "decision-curve")
             if f"{name}-{m.index + 1}" in by_id]
-    if not (points or costs or figs):
+    if not (points or costs or figs or cal_error):
         return ""
     parts = [f'<section class="decisions" id="decisions-{m.index + 1}"><h2>Thresholds, costs and calibration'
              f": {_esc(m.name)}</h2>"]
@@ -137,6 +138,8 @@ def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
             f'{_fmt(cal["brier"])} = reliability {_fmt(dec["reliability"])} &minus; resolution '
             f'{_fmt(dec["resolution"])} + uncertainty {_fmt(dec["uncertainty"])} (+ within-bin terms); '
             f'log loss {_fmt(cal["log_loss"])}.</p>')
+    if cal_error:
+        parts.append(f'<p class="hint">Calibration not computed: {_esc(cal_error)}</p>')
     if figs:
         parts.append('<div class="charts">' + "".join(_chart_div(f) for f in figs) + "</div>")
     parts.append("</section>")
