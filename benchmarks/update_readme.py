@@ -5,7 +5,8 @@
 ``results/evaluate_table.md`` (benchmarks/evaluate_bench.py) between the EVALUATE-TABLE ones,
 ``results/stats_table.md`` (benchmarks/stats_table.py) between the STATS-TABLE ones and
 ``results/cross_evaluate_table.md`` (benchmarks/cross_evaluate_bench.py) between the
-CROSS-EVALUATE-TABLE ones.
+CROSS-EVALUATE-TABLE ones, and ``results/streaming_table.md`` (benchmarks/streaming_bench.py)
+between the STREAMING-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -35,6 +36,8 @@ STATS_TABLE = HERE / "results" / "stats_table.md"
 STATS_MARKERS = ("<!-- STATS-TABLE:START -->", "<!-- STATS-TABLE:END -->")
 CROSS_TABLE = HERE / "results" / "cross_evaluate_table.md"
 CROSS_MARKERS = ("<!-- CROSS-EVALUATE-TABLE:START -->", "<!-- CROSS-EVALUATE-TABLE:END -->")
+STREAMING_TABLE = HERE / "results" / "streaming_table.md"
+STREAMING_MARKERS = ("<!-- STREAMING-TABLE:START -->", "<!-- STREAMING-TABLE:END -->")
 
 
 class MarkerError(ValueError):
@@ -89,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             cross_table = _read(CROSS_TABLE, "cross-evaluation benchmark table",
                                 " (run `python benchmarks/cross_evaluate_bench.py` first)")
             updated = replace_block(updated, cross_table, *CROSS_MARKERS)
+            streaming_table = _read(STREAMING_TABLE, "streaming benchmark table",
+                                    " (run `python benchmarks/streaming_bench.py` first)")
+            updated = replace_block(updated, streaming_table, *STREAMING_MARKERS)
     except MarkerError as exc:
         raise SystemExit(f"error: {args.readme}: {exc}") from None
     if updated == readme:

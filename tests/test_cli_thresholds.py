@@ -60,6 +60,7 @@ def test_cost_matrix_inline_and_from_a_file(binary_csv: Path, tmp_path: Path) ->
     (["--threshold", "min-cost"], "needs a cost matrix"),
     (["--cost", "0,1;1"], "must hold numbers only|must be square"),
     (["--cost", "0,1,2;1,0,2;1,1,0"], "the cost matrix must be 2 x 2; got 3 x 3"),
+    (["--cost", "0,1,2;1,0,2;1,1,0", "--threshold", "min-cost"], "the cost matrix must be 2 x 2; got 3 x 3"),
     (["--prevalence", "0.3"], "give --cost too"),
     (["--threshold", "max-fbeta"], "needs --beta"),
 ])

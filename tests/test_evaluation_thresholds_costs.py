@@ -167,3 +167,14 @@ def test_rounded_probability_rows_are_normalised_and_bad_rows_reported_not_raise
     bad = proba * np.r_[np.ones(199), 0.5][:, None]  # the last row sums to 0.5
     d = clfeval.evaluate(y, y_score=bad).to_dict()
     assert "row 199" in d["calibration"]["error"]
+
+
+def test_multiclass_calibration_does_not_depend_on_memory_layout():
+    # rounded rows are renormalised; values on bin edges must land alike for C and F order
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 3, 900)
+    p = np.round(rng.dirichlet(np.ones(3), 900), 3)
+    p /= p.sum(axis=1, keepdims=True)
+    c = clfeval.evaluate(y, y_score=np.ascontiguousarray(p)).calibration().to_dict()
+    f = clfeval.evaluate(y, y_score=np.asfortranarray(p)).calibration().to_dict()
+    assert c == f

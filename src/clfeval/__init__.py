@@ -17,11 +17,13 @@ __version__ = "0.1.0"
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
 from .evaluation import Evaluation, evaluate
-from .exceptions import UndefinedMetricWarning
+from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning
 from .scores import ScoreTable
 from . import protocols
 from .cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
 from .cross_evaluation import compare as compare_estimators
+from .streaming import StreamingEvaluation
+from . import exceptions
 
 __all__ = [
     "evaluate",
@@ -37,4 +39,7 @@ __all__ = [
     "MultilabelCounts",
     "ScoreTable",
     "UndefinedMetricWarning",
+    "ScoresBinnedWarning",
+    "StreamingEvaluation",
+    "exceptions",
 ]

@@ -1114,11 +1114,15 @@ def binary_calibration_report(
         edges = uniform_edges(n_bins) if strategy == "uniform" else _linear_quantile_edges(
             v[::-1], np.ones(v.size, dtype=np.int64), n_bins)
         binned = _decreasing_bins(v, None, is_pos, edges)
-        gap = v - is_pos
-        brier_total = float(np.dot(gap, gap))
-        # -log of the probability given to what happened, clipped as scikit-learn does
-        q = np.where(is_pos, v, 1.0 - v)
-        log_total = -float(np.log(np.clip(q, eps, 1.0 - eps, out=q), out=q).sum())
+        brier_total = log_total = 0.0
+        step = 1 << 18  # in blocks: small temporaries that stay in cache
+        for start in range(0, v.size, step):
+            vb, yb = v[start:start + step], is_pos[start:start + step]
+            gap = vb - yb
+            brier_total += float(np.dot(gap, gap))
+            # -log of the probability given to what happened, clipped as scikit-learn does
+            q = np.where(yb, vb, 1.0 - vb)
+            log_total -= float(np.log(np.clip(q, eps, 1.0 - eps, out=q), out=q).sum())
         total = float(v.size)
     else:
         neg, pos = ranking.negatives(), np.asarray(ranking.pos)
@@ -1329,7 +1333,10 @@ def _evaluation_inputs(ev: Any) -> _Inputs:
         pos = int(cases.pos_index)
         p = s if s.ndim == 1 else s[:, pos]
         return _Inputs(np.asarray(cases.true, dtype=np.intp), p, cases.weight, names, pos)
-    sums = np.einsum("ij->i", s.astype(np.float64, copy=False))
+    # column by column, left to right: the same sums whatever the array's memory layout
+    sums = s[:, 0].astype(np.float64)
+    for j in range(1, s.shape[1]):
+        sums += s[:, j]
     if np.all(np.abs(sums - 1.0) <= ROUNDED_ROWS_TOLERANCE):
         # probabilities written to a file with a few decimals: rows off 1 by rounding only
         s = s / sums[:, None]

@@ -1,7 +1,10 @@
 """The ``clfeval`` command: ``clfeval report FILE`` and ``clfeval demo``.
 
-``report`` reads predictions from a CSV, Parquet or Feather file, prints the evaluation in the
-terminal and writes JSON, HTML and PNG files on request. ``demo`` does the same on the example
+``report`` reads predictions from a CSV, Parquet or Feather file (or a directory of them), prints
+the evaluation in the terminal and writes JSON, HTML and PNG files on request. A directory, or a
+file whose evaluation in memory would take more than ``--memory-budget``, is streamed: read in
+record batches into a :class:`~clfeval.streaming.StreamingEvaluation`, in bounded memory, with
+the same numbers; ``--scheduler`` evaluates on a Dask cluster. ``demo`` does the same on the example
 data shipped inside the package. Errors are one line on stderr (``clfeval: error: ...``), exit
 status 1 for bad data or files and 2 for bad usage; every output is computed before the first
 file is written, and each file is written whole or not at all.
@@ -15,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import itertools
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -26,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .tabular import InputFileError, Predictions, read_predictions
+from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,7 +42,13 @@ __all__ = ["main", "build_parser"]
 
 PROG = "clfeval"
 #: modules of the optional extras (plot, report, files): missing ones get an install hint
-OPTIONAL_MODULES = {"matplotlib", "plotly", "rich", "pyarrow"}
+OPTIONAL_MODULES = {"matplotlib", "plotly", "rich", "pyarrow", "dask", "distributed"}
+#: files whose in-memory evaluation would take more than --memory-budget are streamed; the default
+#: is a quarter of this machine's memory (at least 1 GiB; 1 GiB where it cannot be read)
+DEFAULT_MEMORY_BUDGET = "auto"
+#: the in-memory path's peak memory per byte of the columns read (measured: sorting the scores and
+#: building curves and calibration take 8 to 12 times the columns; labels alone about 3 times)
+IN_MEMORY_FACTOR = {"scores": 10, "labels": 3}
 
 
 class UsageError(Exception):
@@ -54,11 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     rep = sub.add_parser(
-        "report", help="evaluate the predictions in a CSV, Parquet or Feather file",
-        description="Evaluate the predictions in FILE (CSV, Parquet or Feather). Columns that are not "
+        "report", help="evaluate the predictions in a CSV, Parquet or Feather file (or a directory of them)",
+        description="Evaluate the predictions in FILE (CSV, Parquet or Feather, or a directory of such files "
+                    "read as one table). Columns that are not "
                     "named are detected when the layout is obvious (y_true/label/target, y_pred/prediction, "
                     "y_score/score/proba, or one proba_<class> column per class).")
-    rep.add_argument("file", metavar="FILE", help="CSV (.csv, .tsv), Parquet (.parquet) or Feather (.feather, .arrow)")
+    rep.add_argument("file", metavar="FILE", help="CSV (.csv, .tsv), Parquet (.parquet) or Feather (.feather, .arrow), "
+                                                  "or a directory of files of one of these formats")
     rep.add_argument("--y-true", metavar="COL", help="column of true labels")
     rep.add_argument("--y-pred", metavar="COL", help="column of predicted labels")
     rep.add_argument("--y-score", metavar="COL[,COL...]",
@@ -91,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="always show a progress bar while reading")
     progress.add_argument("--no-progress", dest="progress", action="store_false",
                           help="never show a progress bar (default: for files over 64 MiB on a terminal)")
+    _add_streaming(rep)
 
     cmp = sub.add_parser(
         "compare", help="compare two or more models' predictions or scores in one file, with paired tests",
@@ -123,6 +137,88 @@ def build_parser() -> argparse.ArgumentParser:
                       help="folder for the HTML reports (default: the current folder), or a .html file with one --kind")
     demo.add_argument("--no-html", action="store_true", help="print only; write no file")
     return parser
+
+
+def _add_streaming(p: argparse.ArgumentParser) -> None:
+    big = p.add_argument_group(
+        "large files", "A directory, or a file whose evaluation in memory would take more than --memory-budget, is "
+                       "streamed: read in batches into mergeable statistics, in bounded memory, with the numbers of "
+                       "the in-memory path. Past 2^24 distinct scores a stream bins them (a notice says so; ROC "
+                       "AUC and average precision then come with exact bounds). A stream gives --ci analytic of "
+                       "binary, unweighted data only.")
+    big.add_argument("--stream", action="store_true", help="stream even a file that fits the memory budget")
+    big.add_argument("--memory-budget", metavar="SIZE", type=_byte_size, default=DEFAULT_MEMORY_BUDGET,
+                     help="stream a file when evaluating it in memory would take more than SIZE (estimated: "
+                          f"about {IN_MEMORY_FACTOR['scores']} times its columns' bytes with scores, "
+                          f"{IN_MEMORY_FACTOR['labels']} times without; default: a quarter of this machine's "
+                          f"memory, here {_size(_auto_budget())}; e.g. 500MB, 2GiB)")
+    big.add_argument("--batch-rows", metavar="N", type=_positive_int, default=DEFAULT_BATCH_ROWS,
+                     help=f"rows per batch when streaming (default {DEFAULT_BATCH_ROWS:,})")
+    scores = big.add_mutually_exclusive_group()
+    scores.add_argument("--exact", action="store_true",
+                        help="never bin the scores of a stream (memory grows with the distinct scores)")
+    scores.add_argument("--bins", metavar="BITS", type=_bits,
+                        help="stream, binning the scores from the first row on a grid of BITS mantissa bits (1-52; "
+                             "relative bin width 2^-BITS)")
+    big.add_argument("--scheduler", metavar="ADDRESS",
+                     help="evaluate on the Dask cluster at ADDRESS (e.g. tcp://host:8786; needs clfeval[dask])")
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 2**10, "kib": 2**10, "kb": 10**3, "m": 2**20, "mib": 2**20, "mb": 10**6,
+               "g": 2**30, "gib": 2**30, "gb": 10**9, "t": 2**40, "tib": 2**40, "tb": 10**12}
+
+
+def _auto_budget() -> int:
+    """A quarter of the physical memory, at least 1 GiB (1 GiB where it cannot be read)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return 2**30
+    return max(2**30, total // 4)
+
+
+def _byte_size(text: str) -> int:
+    """'1GiB', '500MB', '2g', '1e9' -> bytes (K, M, G, T and KiB... are powers of 1024; KB... of 1000);
+    'auto': a quarter of this machine's memory.
+
+    >>> _byte_size("1GiB"), _byte_size("1.5 MB"), _byte_size("2k"), _byte_size("100")
+    (1073741824, 1500000, 2048, 100)
+    """
+    if text.strip().lower() == "auto":
+        return _auto_budget()
+    m = re.fullmatch(r"\s*(\d+(?:\.\d*)?(?:e[+-]?\d+)?)\s*([a-z]*)\s*", text.lower())
+    if m is None or m.group(2) not in _SIZE_UNITS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a size such as 512MiB, 2GB or 1e9 (bytes)")
+    return int(float(m.group(1)) * _SIZE_UNITS[m.group(2)])
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive whole number")
+    return value
+
+
+def _bits(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 52:
+        raise argparse.ArgumentTypeError(f"{text!r}: give the mantissa bits of the bin grid, 1 to 52 (e.g. 16)")
+    return value
+
+
+def _size(n: float) -> str:
+    """Bytes for people: '1.5 GiB'."""
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024:
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
 
 
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
@@ -190,22 +286,33 @@ def _report(args: argparse.Namespace) -> int:
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     outputs = _Outputs(args.json, args.html, args.png)
-    data = read_predictions(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
-                            sample_weight=args.sample_weight, progress=args.progress)
     notices: list[str] = []
-    ev = _evaluate_file(data, args, notices, rule)
+    if args.scheduler is not None:
+        ev, detected = _evaluate_on_cluster(args, notices, rule)
+    else:
+        batches = iter_prediction_batches(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
+                                          sample_weight=args.sample_weight, batch_rows=args.batch_rows,
+                                          progress=args.progress)
+        why = _why_stream(batches, args)
+        if why is None:
+            ev = _evaluate_file(batches.read_all(), args, notices, rule)
+        else:
+            ev = _stream_file(batches, args, notices, rule, why)
+        detected = batches.detected
+    _check_stream_intervals(ev, args)
+    if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
+        _check_costs_shape(ev, costs)
     if rule is not None:
         ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
-    if costs is not None:
-        _check_costs_shape(ev, costs)
-    if data.detected:
-        notices.insert(0, f"detected columns: {'; '.join(data.detected)}")
+    if detected:
+        notices.insert(0, f"detected columns: {'; '.join(detected)}")
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = _console()
-    from .report.terminal import print_evaluation, print_intervals, print_thresholds
+    from .report.terminal import print_binning, print_evaluation, print_intervals, print_thresholds
 
     print_evaluation(ev, console)
+    print_binning(ev, console)
     thresholds = ev.thresholds_dict(costs=costs, prevalence=prevalence)
     print_thresholds(ev, thresholds, console)
     extra: dict[str, Any] | None = None
@@ -220,7 +327,7 @@ def _report(args: argparse.Namespace) -> int:
     html_items = None
     if args.ci is not None or costs is not None:
         item = {**ev.to_dict(), **extra}
-        if args.html is not None and ev.has_scores and ev._sample_weight is None:
+        if args.html is not None and ev.has_scores and ev._sample_weight is None and ev._streamed != "weighted":
             from .report.html import bands_dict
 
             item["bands"] = bands_dict(ev, args.level)
@@ -321,6 +428,18 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
                    rule: tuple[str, float | None] | None = None) -> Evaluation:
     from .evaluation import evaluate
 
+    options, use_pred = _evaluate_options(data, args, notices, rule, data.path.stem)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
+        return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
+                        sample_weight=data.sample_weight, **options)
+
+
+def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list[str],
+                      rule: tuple[str, float | None] | None, name: str) -> tuple[dict[str, Any], bool]:
+    """The options of ``evaluate`` (labels, pos_label, threshold, beta, name) from the command line,
+    typed like the labels in ``data`` (the file, or its first batch), and whether the file's
+    prediction column is used."""
     y_true = data.y_true
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
@@ -342,11 +461,200 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
         y_pred = None  # a detected prediction column gives way to the threshold
         notices.append(f"predictions derived from the scores at --threshold {threshold:g} "
                        "(the file's prediction column is not used)")
+    options = {"labels": labels, "pos_label": pos_label, "threshold": threshold, "beta": args.beta,
+               "name": args.name or name}
+    return options, y_pred is not None
+
+
+# ---------------------------------------------------------------- report: streaming
+
+
+def _why_stream(batches: PredictionBatches, args: argparse.Namespace) -> str | None:
+    """Why the file is streamed (words for the notice), or None to read it in memory."""
+    if batches.is_directory:
+        return f"a directory of {len(batches.files)} {batches.format} file{'s' if len(batches.files) > 1 else ''}"
+    if args.stream:
+        return "--stream"
+    if args.bins is not None:
+        return "--bins"
+    need = batches.estimated_memory * IN_MEMORY_FACTOR["scores" if batches.score_columns else "labels"]
+    if need > args.memory_budget:
+        return f"in memory it would take about {_size(need)}, over --memory-budget {_size(args.memory_budget)}"
+    return None
+
+
+def _stream_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """StreamingEvaluation's mode and bits from --exact / --bins."""
+    if args.exact:
+        return {"mode": "exact"}
+    return {} if args.bins is None else {"mode": "binned", "bits": args.bins}
+
+
+class _BatchError(Exception):
+    """A batch the stream refused (a ValueError of ``update``), with where it was."""
+
+    def __init__(self, batch: Predictions, error: ValueError) -> None:
+        super().__init__(str(error))
+        self.batch, self.error = batch, error
+
+    def input_error(self) -> InputFileError:
+        b = self.batch
+        rows = f"data rows {b.first_row + 1}-{b.first_row + b.n_rows}"
+        if b.folder_row is not None:
+            rows += f" (rows {b.folder_row + 1}-{b.folder_row + b.n_rows} of the directory)"
+        # the stream's hints name its Python arguments; here they are options
+        text = re.sub(r"pass (\w+)= to StreamingEvaluation",
+                      lambda m: f"give --{m.group(1).replace('_', '-')}", str(self.error))
+        return InputFileError(f"{b.path}, {rows}: {text}")
+
+
+def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: list[str],
+                 rule: tuple[str, float | None] | None, why: str) -> Evaluation:
+    """Evaluate the file batch by batch (bounded memory); the same options as in memory."""
+    if args.ci is not None and (args.ci != "analytic" or len(batches.score_columns) > 2):
+        raise UsageError(f"--ci {args.ci}: {batches.path} is streamed ({why}), and a stream keeps counts, not rows: "
+                         f"it gives --ci analytic (binary, unweighted) only{_in_memory_hint(batches, why)}")
+    if args.ci is not None and batches.weight_column is not None:
+        raise UsageError(f"--ci with --sample-weight: {batches.path} is streamed ({why}), and intervals of weighted "
+                         f"rows need each row's weight, which a stream does not keep{_in_memory_hint(batches, why)}")
+    settings = _stream_settings(args)
+    with contextlib.closing(iter(batches)) as rows:
+        first = next(rows, None)
+        if first is None:
+            raise batches.empty_error()
+        options, use_pred = _evaluate_options(first, args, notices, rule, batches.path.stem)
+        try:
+            stream, count = _stream(itertools.chain([first], rows), options, settings, use_pred)
+            failure = None
+        except _BatchError as exc:
+            failure = exc
+    if failure is not None:
+        # the first batches did not show every class (or the scores' kind): learn them from
+        # every row, then stream again with them fixed
+        fixed = _options_from_all_rows(batches, options, use_pred) if first.y_score is not None else None
+        if fixed is None:
+            raise failure.input_error() from None
+        with contextlib.closing(iter(batches)) as rows:
+            try:
+                stream, count = _stream(rows, fixed, settings, use_pred)
+            except _BatchError as exc:
+                raise exc.input_error() from None
+        notices.append("the first rows did not show every class or the kind of scores: read the file once to "
+                       "learn them, then streamed it again")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
-        return evaluate(y_true, y_pred, y_score, labels=labels, pos_label=pos_label,
-                        threshold=threshold, sample_weight=data.sample_weight, beta=args.beta,
-                        name=args.name or data.path.stem)
+        warnings.simplefilter("ignore")
+        ev = stream.result()
+    notices.append(f"streamed {batches.path} ({why}): {stream.n_samples:,} rows in {count:,} "
+                   f"batch{'es' if count > 1 else ''} of at most {batches.batch_rows:,} rows")
+    if stream.binned or settings.get("mode") == "binned":
+        bounds = ", with exact bounds in the JSON 'binning' entry" if ev.binning else ""
+        notices.append(f"scores binned ({stream.bits} mantissa bits, relative bin width 2^-{stream.bits}): ROC AUC and "
+                       f"average precision are those of the binned scores{bounds}"
+                       + ("" if args.bins is not None else "; --exact keeps every score"))
+    return ev
+
+
+def _stream(batches: Any, options: dict[str, Any], settings: dict[str, Any], use_pred: bool) -> tuple[Any, int]:
+    """A StreamingEvaluation of every batch, and how many batches there were."""
+    from .streaming import StreamingEvaluation
+
+    stream = StreamingEvaluation(**options, **settings)
+    count = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined values: the report's notes; binning: a notice
+        for batch in batches:
+            try:
+                stream.update(batch.y_true, batch.y_pred if use_pred else None, batch.y_score, batch.sample_weight)
+            except ValueError as exc:
+                raise _BatchError(batch, exc) from None
+            count += 1
+    return stream, count
+
+
+def _options_from_all_rows(batches: PredictionBatches, options: dict[str, Any], use_pred: bool
+                           ) -> dict[str, Any] | None:
+    """``options`` with the classes of every row (when --labels did not give them) and, for binary
+    scores without --threshold, the default threshold of all the scores (0.5 if every score lies
+    in [0, 1], else 0, as ``evaluate`` picks it); None if nothing is left to fix."""
+    from .labels import union_labels, unique_sorted
+
+    classes: list[np.ndarray] = []
+    probability, one_column = True, True
+    with contextlib.closing(iter(batches)) as rows:
+        for b in rows:
+            parts = [unique_sorted(b.y_true, "y_true")]
+            if use_pred:
+                parts.append(unique_sorted(b.y_pred, "y_pred"))
+            classes = [union_labels(*classes, *parts)]
+            one_column = b.y_score.ndim == 1
+            probability = probability and bool(b.y_score.min() >= 0 and b.y_score.max() <= 1)
+    fixed = dict(options)
+    if options["labels"] is None and classes and classes[0].size >= 2:
+        fixed["labels"] = classes[0]
+    binary = fixed["labels"] is not None and len(fixed["labels"]) == 2
+    if options["threshold"] is None and not use_pred and one_column and binary:
+        fixed["threshold"] = 0.5 if probability else 0.0
+    changed = fixed["labels"] is not options["labels"] or fixed["threshold"] is not options["threshold"]
+    return fixed if changed else None
+
+
+def _in_memory_hint(batches: PredictionBatches, why: str) -> str:
+    if batches.is_directory:
+        return ""
+    if why.startswith("--"):
+        return f"; leave out {why} to read the file in memory"
+    return "; a larger --memory-budget reads the file in memory"
+
+
+def _check_stream_intervals(ev: Evaluation, args: argparse.Namespace) -> None:
+    """--ci on an evaluation built from statistics (a stream, a cluster): what it can give."""
+    if args.ci is None or ev._streamed is None:
+        return
+    if ev._streamed == "weighted":
+        raise UsageError(f"--ci with sample weights: {args.file} was streamed, and intervals of weighted rows need "
+                         "each row's weight, which a stream does not keep")
+    if ev.task != "binary" or args.ci != "analytic":
+        raise UsageError(f"--ci {args.ci}: {args.file} was streamed, and a stream keeps counts, not rows: it gives "
+                         f"--ci analytic (binary, unweighted) only, and this is a {ev.task} evaluation")
+
+
+def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tuple[str, float | None] | None
+                         ) -> tuple[Evaluation, list[str]]:
+    """--scheduler: ``clfeval.dask.evaluate_file`` on the cluster, with the options of the other paths
+    (labels typed from the file's first rows where it can be read here)."""
+    try:
+        from .dask import evaluate_file
+    except ImportError as exc:
+        if isinstance(exc, ModuleNotFoundError) and exc.name == f"{__package__}.dask":
+            raise UsageError("--scheduler: this installation of clfeval has no Dask engine (clfeval.dask); "
+                             "leave out --scheduler to evaluate on this machine") from None
+        raise UsageError(f"--scheduler: {exc}") from None  # e.g. dask itself is not installed
+    columns: dict[str, Any] = {"y_true": args.y_true, "y_pred": args.y_pred, "y_score": args.y_score,
+                               "sample_weight": args.sample_weight}
+    detected: list[str] = []
+    name = Path(args.file).stem
+    if Path(args.file).exists():
+        batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False)
+        with contextlib.closing(iter(batches)) as rows:
+            first = next(rows, None)
+        if first is None:
+            raise batches.empty_error()
+        options, use_pred = _evaluate_options(first, args, notices, rule, name)
+        columns = {"y_true": batches.y_true_column, "y_pred": batches.y_pred_column if use_pred else None,
+                   "y_score": batches.score_columns or None, "sample_weight": batches.weight_column}
+        detected = batches.detected
+    else:  # only the cluster sees the file: the labels stay text
+        threshold = None if args.threshold is None or rule is not None else float(args.threshold)
+        options = {"labels": None if args.labels is None else [v.strip() for v in args.labels.split(",")],
+                   "pos_label": args.pos_label, "threshold": threshold, "beta": args.beta, "name": args.name or name}
+    given = {k: v for k, v in {**columns, **options, **_stream_settings(args)}.items() if v is not None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
+    if not hasattr(ev, "report") and hasattr(ev, "result"):  # a StreamingEvaluation
+        ev = ev.result()
+    notices.append(f"evaluated {args.file} with Dask (scheduler {args.scheduler})")
+    return ev, detected
 
 
 def _try_label(text: str, like: Any) -> Any:

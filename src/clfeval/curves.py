@@ -73,6 +73,28 @@ def _dot(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.einsum("...d,...d->...", a, b, dtype=np.int64 if exact else np.float64)
 
 
+def _exact_dot(a: np.ndarray, b: np.ndarray) -> int:
+    """sum(a * b) of two 1-D arrays of non-negative int64, exactly, as a Python int (no overflow):
+    each is split into 24-bit limbs, whose products summed over chunks of 2^15 fit in int64.
+
+    >>> big = np.array([2**62, 3], dtype=np.int64)
+    >>> _exact_dot(big, big) == 2**124 + 9
+    True
+    """
+    chunk, bits = 1 << 15, 24
+    mask = (1 << bits) - 1
+    n = a.size
+    pad = (-n) % chunk
+    limbs_a = [np.pad((a >> (bits * i)) & mask, (0, pad)).reshape(-1, chunk) for i in range(3)]
+    limbs_b = [np.pad((b >> (bits * i)) & mask, (0, pad)).reshape(-1, chunk) for i in range(3)]
+    total = 0
+    for i, x in enumerate(limbs_a):
+        for j, y in enumerate(limbs_b):
+            partial = np.einsum("cd,cd->c", x, y, dtype=np.int64)  # each < 2^15 * 2^48
+            total += sum(int(v) for v in partial) << (bits * (i + j))
+    return total
+
+
 def _is_integer(a: np.ndarray) -> bool:
     return a.dtype.kind in "biu"
 
@@ -118,6 +140,15 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
     tps = _cumsum(pos) if tps is None else tps
     # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
     # tps + tps_before = 2 tps - pos.
+    if pos.ndim == 1 and _is_integer(neg) and _is_integer(pos) and p_total > 0 and n_total > 0:
+        # exact integers and one correctly rounded division; where the int64 sums could overflow,
+        # they are summed in Python integers
+        pairs = 2 * int(p_total) * int(n_total)
+        if pairs >= 1 << 63:
+            num = 2 * _exact_dot(neg, tps) - _exact_dot(neg, pos)
+        else:
+            num = 2 * int(_dot(neg, tps)) - int(_dot(neg, pos))
+        return num / pairs
     area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
     denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -914,6 +914,12 @@ class Evaluation:
             }
         if self.rankings is None:
             return out
+        calibration = None
+        if self.score_kind == "probability" and self.task != "multilabel":
+            from .counts import _pool
+
+            # independent of the rest, and numpy releases the GIL: on another core meanwhile
+            calibration = _pool().submit(self._calibration_entry, n_bins)
         if self.task != "multiclass":
             criteria: list[tuple[str, dict[str, Any]]] = [("break-even", {}), ("youden", {}), ("closest-topleft", {}),
                                                           ("max-f1", {})]
@@ -931,12 +937,15 @@ class Evaluation:
                 out["cost_curve"] = self.cost_curve().to_dict(max_lines=max_lines)
             if self.score_kind == "probability":
                 out["decision_curve"] = self.decision_curve().to_dict()
-        if self.score_kind == "probability" and self.task != "multilabel":
-            try:
-                out["calibration"] = self.calibration(n_bins).to_dict()
-            except ValueError as exc:  # e.g. rows that are not probability distributions
-                out["calibration"] = {"error": str(exc)}
+        if calibration is not None:
+            out["calibration"] = calibration.result()
         return out
+
+    def _calibration_entry(self, n_bins: int) -> dict[str, Any]:
+        try:
+            return self.calibration(n_bins).to_dict()
+        except ValueError as exc:  # e.g. rows that are not probability distributions
+            return {"error": str(exc)}
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
         curves = self._curves(kind, max_points)

@@ -278,13 +278,20 @@ class BinaryRanking:
         return self._threshold_counts(None)
 
     def _threshold_counts(self, thresholds: Any) -> ThresholdCounts:
-        tps, fps = self.tps, self.fps
-        dtype = np.result_type(tps.dtype, fps.dtype, np.int64)
+        tps = self.tps
+        dtype = np.result_type(tps.dtype, self.pos.dtype if self.neg is None else self.neg.dtype, np.int64)
         if thresholds is None:
             thr = np.concatenate([[np.inf], self.scores])
             stop: Any = slice(None)  # every threshold in order
             # index = number of distinct scores predicted positive
-            tp, fp = (np.concatenate([np.zeros(1, dtype=dtype), a]) for a in (tps, fps))
+            tp = np.empty(tps.size + 1, dtype=dtype)
+            tp[0], tp[1:] = 0, tps
+            if self.neg is None:  # one sample per score: fp = rank - tp, without the cumulative fps
+                fp = np.arange(tp.size, dtype=dtype)
+                fp -= tp
+            else:
+                fp = np.empty(tp.size, dtype=dtype)
+                fp[0], fp[1:] = 0, self.fps
         else:
             thr = np.asarray(thresholds, dtype=np.float64)
             if thr.ndim != 1:
@@ -294,7 +301,7 @@ class BinaryRanking:
             stop = _counts_at_least(self.scores, thr)
             before = np.maximum(stop - 1, 0)
             tp = np.where(stop > 0, tps[before], 0).astype(dtype, copy=False)
-            fp = np.where(stop > 0, fps[before], 0).astype(dtype, copy=False)
+            fp = np.where(stop > 0, self._fps_at(before), 0).astype(dtype, copy=False)
         if self.pos.dtype.kind == "f" or (self.neg is not None and self.neg.dtype.kind == "f"):
             pos_below = np.concatenate([np.cumsum(self.pos[::-1], dtype=np.float64)[::-1], [0.0]])
             neg_below = np.concatenate([np.cumsum(self.negatives()[::-1], dtype=np.float64)[::-1], [0.0]])

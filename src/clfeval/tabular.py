@@ -1,6 +1,10 @@
 """Predictions read from a CSV, Parquet or Feather file: which columns hold what, as numpy arrays.
 
-Only the columns that are needed are read (pyarrow, multi-threaded). When the caller does not name
+Only the columns that are needed are read (pyarrow, multi-threaded). A directory is read as one
+table: every CSV, Parquet or Feather file in it (sorted; one format; the same columns).
+:func:`read_predictions` reads everything at once; :func:`iter_prediction_batches` reads record
+batches of at most ``batch_rows`` rows, in bounded memory, with the same column detection,
+checks and messages (a message names the file and the row). When the caller does not name
 the columns, the obvious layouts are detected (``y_true``/``label``/``target``..., ``y_pred``/
 ``prediction``..., ``y_score``/``score``/``proba``... or one score column per class such as
 ``proba_setosa, proba_versicolor, ...``) and :attr:`Predictions.detected` says what was found.
@@ -16,17 +20,19 @@ Every problem with the file raises :class:`InputFileError` with one line that sa
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["InputFileError", "Predictions", "read_predictions", "ModelColumns", "read_models", "FORMATS"]
+__all__ = ["InputFileError", "Predictions", "PredictionBatches", "read_predictions", "iter_prediction_batches",
+           "ModelColumns", "read_models", "FORMATS", "DEFAULT_BATCH_ROWS"]
 
 #: file suffix -> format name
 FORMATS = {".csv": "csv", ".tsv": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet",
@@ -39,8 +45,12 @@ SCORE_NAMES = ("y_score", "score", "scores", "y_proba", "proba", "probability", 
 WEIGHT_NAMES = ("sample_weight", "weight", "weights")
 _PER_CLASS = re.compile(r"^(y_score|score|y_proba|proba|probability|prob|y_prob|p)[_:.\-](.+)$", re.I)
 
+#: the suffixes read from a directory (.txt is left out: a folder's notes are not data)
+FOLDER_FORMATS = {k: v for k, v in FORMATS.items() if k != ".txt"}
 #: files at least this large get a progress bar (when stderr is a terminal)
 PROGRESS_MIN_BYTES = 64 * 2**20
+#: rows per batch of :func:`iter_prediction_batches`
+DEFAULT_BATCH_ROWS = 1_000_000
 
 
 class InputFileError(ValueError):
@@ -61,6 +71,8 @@ class Predictions:
     score_labels: list[str] | None = None  # class named by each per-class score column, if detected
     sample_weight: np.ndarray | None = None
     detected: list[str] = field(default_factory=list)
+    first_row: int = 0  # a batch: the row of ``path`` its first row is (0-based)
+    folder_row: int | None = None  # a batch of a file in a directory: the directory's row of its first row
 
 
 def read_predictions(
@@ -72,34 +84,431 @@ def read_predictions(
     sample_weight: str | None = None,
     progress: bool | None = None,
 ) -> Predictions:
-    """Read the label, prediction, score and weight columns of a CSV, Parquet or Feather file.
+    """Read the label, prediction, score and weight columns of a CSV, Parquet or Feather file
+    (or of every such file in a directory) into memory.
 
     ``y_score`` is one column (binary scores of the positive class) or several (one per class, in
     label order); a comma-separated string is split. Columns not named are detected when the
     layout is obvious. ``progress`` None shows a bar for large files when stderr is a terminal.
     """
-    path = Path(path)
-    fmt = _format_of(path)
-    columns = _column_names(path, fmt)
+    return iter_prediction_batches(path, y_true=y_true, y_pred=y_pred, y_score=y_score,
+                                   sample_weight=sample_weight, progress=progress).read_all()
+
+
+def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None = None, y_pred: str | None = None,
+                            y_score: Sequence[str] | str | None = None, sample_weight: str | None = None,
+                            batch_rows: int = DEFAULT_BATCH_ROWS, progress: bool | None = None) -> PredictionBatches:
+    """The predictions of a CSV, Parquet or Feather file, or of a directory of such files, as
+    :class:`Predictions` batches of at most ``batch_rows`` rows, read in bounded memory.
+
+    The columns are found (named or detected) and checked at once, as :func:`read_predictions`
+    does; iterating reads the batches (again on each iteration). A directory is every file in it
+    (and its subfolders; names starting with "." or "_" are passed over) of one format, in sorted
+    order, read as one table: each file must hold the columns read. ``progress`` None shows one
+    bar over all files (rows, or bytes for CSV) when they are large and stderr is a terminal.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(path, "w").write("label,score\\n1,0.9\\n0,0.2\\n1,0.4\\n")
+    >>> batches = iter_prediction_batches(path, batch_rows=2)
+    >>> [(b.first_row, b.y_true.tolist()) for b in batches]
+    [(0, [1, 0]), (2, [1])]
+    """
+    if isinstance(batch_rows, bool) or not isinstance(batch_rows, (int, np.integer)) or batch_rows < 1:
+        raise ValueError(f"batch_rows must be a positive integer, got {batch_rows!r}.")
+    source = _Source.open(Path(path))
     if isinstance(y_score, str):
         y_score = [c.strip() for c in y_score.split(",") if c.strip()]
-    layout = _Layout.resolve(path, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
-    wanted = list(dict.fromkeys(c for c in layout.all_columns() if c is not None))
-    show = _want_progress(path, progress)
-    table = _read(path, fmt, wanted, show)
-    if table.num_rows == 0:
-        raise InputFileError(f"{path}: the file has no data rows")
-    out = Predictions(path=path, n_rows=table.num_rows, columns=columns,
-                      y_true=_labels(table, layout.y_true, path), detected=layout.detected,
-                      score_columns=layout.y_score or [], score_labels=layout.score_labels)
-    if layout.y_pred is not None:
-        out.y_pred = _labels(table, layout.y_pred, path)
-    if layout.y_score:
-        cols = [_numbers(table, c, path, "score") for c in layout.y_score]
-        out.y_score = cols[0] if len(cols) == 1 else np.column_stack(cols)
-    if layout.sample_weight is not None:
-        out.sample_weight = _numbers(table, layout.sample_weight, path, "weight")
-    return out
+    layout = _Layout.resolve(source.files[0], source.columns, y_true, y_pred, list(y_score) if y_score else None,
+                             sample_weight)
+    source.check(layout)
+    return PredictionBatches(source, layout, int(batch_rows), progress)
+
+
+class PredictionBatches:
+    """The batches of :func:`iter_prediction_batches`: iterate for :class:`Predictions` of at
+    most ``batch_rows`` rows each (``first_row`` says where each starts; batches of a file in a
+    directory have ``folder_row`` too); :meth:`read_all` reads everything at once.
+
+    What is known before reading: ``path``, ``files``, ``format``, ``columns`` (of the first file),
+    the columns read (``y_true_column``, ``y_pred_column``, ``score_columns``, ``weight_column``),
+    ``detected``, ``score_labels``, ``n_rows`` (None for CSV), ``nbytes`` (of the files) and
+    :attr:`estimated_memory`.
+    """
+
+    def __init__(self, source: _Source, layout: _Layout, batch_rows: int, progress: bool | None) -> None:
+        self._source, self._layout = source, layout
+        self.path, self.files, self.format = source.path, list(source.files), source.fmt
+        self.columns = source.columns
+        self.detected, self.score_labels = layout.detected, layout.score_labels
+        self.score_columns: list[str] = layout.y_score or []
+        #: the columns read (named or detected): labels, predictions (or None), weights (or None)
+        self.y_true_column, self.y_pred_column, self.weight_column = layout.y_true, layout.y_pred, layout.sample_weight
+        self.batch_rows, self.progress = batch_rows, progress
+        self._wanted = list(dict.fromkeys(c for c in layout.all_columns() if c is not None))
+
+    def __repr__(self) -> str:
+        return (f"PredictionBatches(path={str(self.path)!r}, format={self.format!r}, files={len(self.files)}, "
+                f"n_rows={self.n_rows}, batch_rows={self.batch_rows})")
+
+    @property
+    def is_directory(self) -> bool:
+        return self._source.folder
+
+    @property
+    def n_rows(self) -> int | None:
+        """Rows in all files, where the files say (Parquet, Feather); None for CSV."""
+        return None if self._source.rows is None else sum(self._source.rows)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the files on disk."""
+        return sum(self._source.sizes)
+
+    @property
+    def estimated_memory(self) -> int:
+        """Roughly how many bytes the columns read take in memory as arrays, all rows at once
+        (the rows are counted from the files' metadata, or estimated from a CSV's first lines)."""
+        per_row = 0
+        schema = self._source.schemas[0]
+        for name in self._wanted:
+            per_row += 8 if name in self._numeric_columns() else _row_bytes(schema.field(name).type)
+        return int(per_row * self._source.estimated_rows())
+
+    def _numeric_columns(self) -> set[str]:
+        return {*self.score_columns, *([] if self._layout.sample_weight is None else [self._layout.sample_weight])}
+
+    def __iter__(self) -> Iterator[Predictions]:
+        return self._batches()
+
+    def read_all(self) -> Predictions:
+        """Every row at once (each file read whole, multi-threaded); one :class:`Predictions`."""
+        show = _want_progress(self.nbytes, self.progress)
+        parts = []
+        for file, place in self._places():
+            table = _read(file, self.format, self._wanted, show)
+            if table.num_rows:
+                parts.append(self._convert(table, place))
+            place.advance(table.num_rows)
+        if not parts:
+            raise self.empty_error()
+        if len(parts) == 1 and not self.is_directory:
+            return parts[0]
+
+        def joined(name: str) -> Any:
+            first = getattr(parts[0], name)
+            return None if first is None else np.concatenate([getattr(p, name) for p in parts])
+
+        return replace(parts[0], path=self.path, n_rows=sum(p.n_rows for p in parts), y_true=joined("y_true"),
+                       y_pred=joined("y_pred"), y_score=joined("y_score"), sample_weight=joined("sample_weight"),
+                       first_row=0, folder_row=None)
+
+    def empty_error(self) -> InputFileError:
+        """The error of a file (or directory) without data rows."""
+        what = "no file in the directory has any" if self.is_directory else "the file has no"
+        return InputFileError(f"{self.path}: {what} data rows")
+
+    def _places(self) -> Iterator[tuple[Path, _Rows]]:
+        """Each file and the counter of its rows (for messages); rows advance as they are read."""
+        folder_row = 0
+        for file in self.files:
+            rows = _Rows(file, folder=self.path if self.is_directory else None, folder_first=folder_row)
+            yield file, rows
+            folder_row += rows.seen
+
+    def _batches(self) -> Iterator[Predictions]:
+        csv = self.format == "csv"
+        total = self.nbytes if csv else (self.n_rows or 0)
+        bar = _progress_bar(self.path, total, "bytes" if csv else "rows") \
+            if _want_progress(self.nbytes, self.progress) else contextlib.nullcontext(lambda n: None)
+        with bar as advance:
+            for file, rows in self._places():
+                for table in self._file_batches(file, advance, rows):
+                    if table.num_rows:
+                        yield self._convert(table, rows.batch())
+                    rows.advance(table.num_rows)
+
+    def _file_batches(self, file: Path, advance: Callable[[int], None], rows: _Rows) -> Iterator[Any]:
+        """One file's rows as pyarrow Tables of at most batch_rows rows (one record batch each)."""
+        import pyarrow as pa
+
+        n = self.batch_rows
+        try:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                # no pre-buffering, a bounded read buffer: memory does not grow with a row group's size
+                pf = pq.ParquetFile(file, pre_buffer=False, buffer_size=1 << 22)
+                for batch in pf.iter_batches(batch_size=n, columns=self._wanted):
+                    yield pa.Table.from_batches([batch])
+                    advance(batch.num_rows)
+            else:  # record batches as written (Feather) or as parsed (CSV blocks), regrouped
+                feather = self.format == "feather"
+                blocks = self._feather_blocks(file) if feather else self._csv_blocks(file, advance, rows)
+                for table in _regrouped(blocks, n):
+                    yield table
+                    if feather:
+                        advance(table.num_rows)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
+            raise InputFileError(f"{file}: {_one_line(exc)}") from None
+
+    def _feather_blocks(self, file: Path) -> Iterator[Any]:
+        """The record batches of a Feather (Arrow IPC) file, memory-mapped, only the columns read."""
+        import pyarrow as pa
+        import pyarrow.ipc as ipc
+
+        with pa.memory_map(str(file)) as source:
+            schema = ipc.open_file(source).schema
+            fields = sorted({schema.get_field_index(c) for c in self._wanted})
+            reader = ipc.open_file(source, options=ipc.IpcReadOptions(included_fields=fields))
+            for i in range(reader.num_record_batches):
+                yield reader.get_batch(i)
+
+    def _csv_blocks(self, file: Path, advance: Callable[[int], None], rows: _Rows) -> Iterator[Any]:
+        """The parsed blocks of a CSV file (about batch_rows rows each), only the columns read."""
+        import pyarrow as pa
+        import pyarrow.csv as pcsv
+
+        numeric = self._numeric_columns()
+        # scores and weights are numbers in every block (a streamed CSV's types come from its first
+        # block: a column of whole numbers there would refuse a later 0.5)
+        convert = pcsv.ConvertOptions(include_columns=self._wanted, column_types={c: pa.float64() for c in numeric})
+        read = pcsv.ReadOptions(block_size=_csv_block_size(file, self.batch_rows))
+        size, done, schema = file.stat().st_size, 0, None
+        with open(file, "rb") as raw:
+            try:
+                reader = pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
+                                       convert_options=convert)
+                schema = reader.schema
+                for batch in reader:
+                    yield batch
+                    now = raw.tell()
+                    advance(now - done)
+                    done = now
+            except pa.ArrowInvalid as exc:
+                raise _csv_conversion_error(file, exc, schema, numeric, read, rows) or exc
+        advance(size - done)
+
+    def _convert(self, table: Any, rows: _Rows) -> Predictions:
+        """A table of the needed columns as :class:`Predictions` (the checks of every reader)."""
+        layout = self._layout
+        out = Predictions(path=rows.path, n_rows=table.num_rows, columns=self.columns,
+                          y_true=_labels(table, layout.y_true, rows), detected=layout.detected,
+                          score_columns=layout.y_score or [], score_labels=layout.score_labels,
+                          first_row=rows.first,
+                          folder_row=None if rows.folder is None else rows.folder_first + rows.first)
+        if layout.y_pred is not None:
+            out.y_pred = _labels(table, layout.y_pred, rows)
+        if layout.y_score:
+            cols = [_numbers(table, c, rows, "score") for c in layout.y_score]
+            out.y_score = cols[0] if len(cols) == 1 else np.column_stack(cols)
+        if layout.sample_weight is not None:
+            out.sample_weight = _numbers(table, layout.sample_weight, rows, "weight")
+        return out
+
+
+def _regrouped(batches: Iterable[Any], n: int) -> Iterator[Any]:
+    """Record batches regrouped into pyarrow Tables of ``n`` rows (the last one fewer), by slicing."""
+    import pyarrow as pa
+
+    pending: list[Any] = []
+    count = 0
+    for batch in batches:
+        start = 0
+        while start < batch.num_rows:
+            take = min(n - count, batch.num_rows - start)
+            pending.append(batch.slice(start, take))
+            count, start = count + take, start + take
+            if count == n:
+                yield pa.Table.from_batches(pending)
+                pending, count = [], 0
+    if count:
+        yield pa.Table.from_batches(pending)
+
+
+@dataclass
+class _Rows:
+    """Where a table's rows lie, for messages: the file, the file's row of the table's first row
+    (``first``), and for a file of a directory, the directory's row of the file's first row."""
+
+    path: Path
+    first: int = 0
+    folder: Path | None = None
+    folder_first: int = 0
+    partial: bool = False  # the table is a batch: rows outside it may hold more of the same
+    seen: int = 0  # rows of the file read so far
+
+    def batch(self) -> _Rows:
+        """The rows of the next batch of the file (from the rows seen so far)."""
+        return replace(self, first=self.seen, partial=True)
+
+    def advance(self, n: int) -> None:
+        self.seen += n
+
+    def row(self, i: int, more: int = 0) -> str:
+        """'data row N' (1-based) of the table's row ``i``, with the directory's row."""
+        n = self.first + int(i)
+        notes = [] if self.folder is None else [f"row {self.folder_first + n + 1} of the directory"]
+        if more:
+            notes.append(f"and {'at least ' if self.partial else ''}{more} more")
+        return f"data row {n + 1}" + (f" ({'; '.join(notes)})" if notes else "")
+
+    def where(self, rows: np.ndarray) -> str:
+        return self.row(rows[0], rows.size - 1)
+
+
+@dataclass
+class _Source:
+    """The file, or the files of a directory (one format), with what their metadata say."""
+
+    path: Path
+    fmt: str
+    files: list[Path]
+    schemas: list[Any]
+    sizes: list[int]
+    rows: list[int] | None  # per file, where the format says (Parquet, Feather)
+    folder: bool
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.schemas[0].names)
+
+    @classmethod
+    def open(cls, path: Path) -> _Source:
+        folder = path.is_dir()
+        if folder:
+            files = _folder_files(path)
+            if not files:
+                raise InputFileError(f"{path}: no CSV, Parquet or Feather file in the directory")
+            by_format: dict[str, list[Path]] = {}
+            for f in files:
+                by_format.setdefault(FOLDER_FORMATS[f.suffix.lower()], []).append(f)
+            if len(by_format) > 1:
+                mix = "; ".join(f"{len(fs)} {fmt} ({_listing([str(f.relative_to(path)) for f in fs], 3)})"
+                                for fmt, fs in by_format.items())
+                raise InputFileError(f"{path}: the directory mixes file formats ({mix}); "
+                                     "keep files of one format in it")
+            fmt = next(iter(by_format))
+            for f in files:
+                _format_of(f)  # empty files are errors
+        else:
+            fmt, files = _format_of(path), [path]
+        metas = [_metadata(f, fmt) for f in files]
+        rows = None if fmt == "csv" else [m[1] for m in metas]
+        return cls(path, fmt, files, [m[0] for m in metas], [f.stat().st_size for f in files], rows, folder)
+
+    def check(self, layout: _Layout) -> None:
+        """Every file of a directory holds the columns read, labels of one kind."""
+        first, schema0 = self.files[0], self.schemas[0]
+        for file, schema in zip(self.files[1:], self.schemas[1:]):
+            for role, name in layout.roles():
+                if name not in schema.names:
+                    raise InputFileError(
+                        f"{file}: no column {name!r} ({role}), which {first.name} has: every file in {self.path} "
+                        f"must hold the columns read (columns: {_listing(list(schema.names))})")
+            for role, name in layout.roles():
+                if role not in ("y_true", "y_pred"):
+                    continue
+                a, b = _kind(schema0.field(name).type), _kind(schema.field(name).type)
+                if a != b and "empty" not in (a, b):
+                    raise InputFileError(f"{file}: column {name!r} ({role}) holds {b}, but in {first.name} it "
+                                         f"holds {a}: the files in {self.path} must have the same schema")
+
+    def estimated_rows(self) -> float:
+        if self.rows is not None:
+            return float(sum(self.rows))
+        return sum(size / _csv_bytes_per_row(f) for f, size in zip(self.files, self.sizes))
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over."""
+    return sorted(p for p in folder.rglob("*")
+                  if p.suffix.lower() in FOLDER_FORMATS and p.is_file()
+                  and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts))
+
+
+def _kind(t: Any) -> str:
+    """What a label column holds, in words."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    if pa.types.is_integer(t):
+        return "integers"
+    if pa.types.is_floating(t):
+        return "numbers"
+    if pa.types.is_boolean(t):
+        return "booleans"
+    if pa.types.is_string(t) or pa.types.is_large_string(t):
+        return "text"
+    return "empty" if pa.types.is_null(t) else str(t)
+
+
+def _row_bytes(t: Any) -> int:
+    """Rough bytes per row of a label column once read (fixed widths, or a guess for text)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.value_type
+    try:
+        return max(t.bit_width // 8, 1)
+    except ValueError:  # variable width: offsets and characters, then a numpy text array
+        return 32
+
+
+def _csv_bytes_per_row(path: Path) -> float:
+    """Bytes per line in the first 64 KiB of a CSV file."""
+    with open(path, "rb") as f:
+        head = f.read(1 << 16)
+    return max(len(head) / max(head.count(b"\n"), 1), 1.0)
+
+
+def _csv_block_size(path: Path, batch_rows: int) -> int:
+    """A CSV block of about ``batch_rows`` rows (1 to 64 MiB)."""
+    return int(min(max(batch_rows * _csv_bytes_per_row(path) * 1.05, 1 << 20), 1 << 26))
+
+
+_CSV_CONVERSION = re.compile(r"In CSV column #(\d+): CSV conversion error to [^:]+: invalid value")
+
+
+def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: set[str], read: Any,
+                          rows: _Rows) -> InputFileError | None:
+    """A streamed CSV value that does not parse as its column's type: find its row (reading that
+    column again as text) and say it as the in-memory reader would; None if it is not found."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    m = _CSV_CONVERSION.search(str(exc))
+    if m is None:
+        return None
+    with open(file, "rb") as raw:
+        name = pcsv.open_csv(raw, parse_options=_csv_parse_options(file)).schema.names[int(m.group(1))]
+    if name not in numeric and schema is None:  # the first block: its types are its own, all rows agree
+        return None
+    target = pa.float64() if name in numeric else schema.field(name).type
+    convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
+    where = _Rows(file, folder=rows.folder, folder_first=rows.folder_first)
+    with open(file, "rb") as raw:
+        for batch in pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
+                                   convert_options=convert):
+            column = batch.column(0)
+            try:
+                pc.cast(column, target)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                for i, value in enumerate(column.to_pylist()):
+                    try:
+                        pc.cast(pa.array([value], pa.string()), target)
+                    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                        where.first = where.seen
+                        if name in numeric:
+                            return _not_a_number(where, name, i, value)
+                        return InputFileError(
+                            f"{file}: column {name!r}, {where.row(i)}: {value!r} is not one of the {_kind(target)} "
+                            "that the first rows hold (a streamed CSV column takes its type from its first rows): "
+                            "give the column values of one kind, or read the file in memory")
+            where.advance(batch.num_rows)
+    return None
 
 
 @dataclass
@@ -142,24 +551,25 @@ def read_models(
     for option, name in wanted:
         if name not in columns:
             raise InputFileError(_missing(path, option, name, columns))
-    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path, progress))
+    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path.stat().st_size, progress))
     if table.num_rows == 0:
         raise InputFileError(f"{path}: the file has no data rows")
-    truth = _labels(table, y_true, path)
+    rows = _Rows(path)
+    truth = _labels(table, y_true, rows)
     known = set(truth.tolist())
     out = []
     for name, cols in models:
         m = ModelColumns(name=name, columns=list(cols))
         if len(cols) == 1:
-            values = _labels(table, cols[0], path)
+            values = _labels(table, cols[0], rows)
             if set(np.unique(values).tolist()) <= known or values.dtype.kind not in "fiub":
                 m.y_pred = values
             else:
-                m.y_score = _numbers(table, cols[0], path, "score")
+                m.y_score = _numbers(table, cols[0], rows, "score")
         else:
-            m.y_score = np.column_stack([_numbers(table, c, path, "score") for c in cols])
+            m.y_score = np.column_stack([_numbers(table, c, rows, "score") for c in cols])
         out.append(m)
-    weights = None if sample_weight is None else _numbers(table, sample_weight, path, "weight")
+    weights = None if sample_weight is None else _numbers(table, sample_weight, rows, "weight")
     return truth, out, weights
 
 
@@ -179,22 +589,29 @@ def _format_of(path: Path) -> str:
 
 
 def _column_names(path: Path, fmt: str) -> list[str]:
+    return list(_metadata(path, fmt)[0].names)
+
+
+def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
+    """The file's pyarrow schema (CSV: as its first block reads) and rows (None for CSV)."""
     import pyarrow as pa
 
     try:
         if fmt == "parquet":
             import pyarrow.parquet as pq
 
-            return list(pq.read_schema(path).names)
+            meta = pq.read_metadata(path)
+            return meta.schema.to_arrow_schema(), meta.num_rows
         if fmt == "feather":
             import pyarrow.ipc as ipc
 
             with pa.memory_map(str(path)) as source:
-                return list(ipc.open_file(source).schema.names)
+                reader = ipc.open_file(source)
+                return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
         with pcsv.open_csv(path, parse_options=_csv_parse_options(path)) as reader:
-            return list(reader.schema.names)
+            return reader.schema, None
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}") from None
 
@@ -205,12 +622,13 @@ def _csv_parse_options(path: Path) -> Any:
     return pcsv.ParseOptions(delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
 
 
-def _want_progress(path: Path, progress: bool | None) -> bool:
+def _want_progress(size: int, progress: bool | None) -> bool:
+    """Show a bar: as asked, or for ``size`` bytes of files or more when stderr is a terminal."""
     if progress is not None:
         return progress
     import sys
 
-    return path.stat().st_size >= PROGRESS_MIN_BYTES and sys.stderr.isatty()
+    return size >= PROGRESS_MIN_BYTES and sys.stderr.isatty()
 
 
 def _read(path: Path, fmt: str, columns: list[str], show_progress: bool) -> Any:
@@ -303,6 +721,12 @@ class _Layout:
     def all_columns(self) -> list[str | None]:
         return [self.y_true, self.y_pred, *(self.y_score or []), self.sample_weight]
 
+    def roles(self) -> list[tuple[str, str]]:
+        """(role, column) of every column read."""
+        pairs = [("y_true", self.y_true), ("y_pred", self.y_pred), *(("y_score", c) for c in self.y_score or []),
+                 ("sample_weight", self.sample_weight)]
+        return [(role, name) for role, name in pairs if name is not None]
+
     @classmethod
     def resolve(cls, path: Path, columns: list[str], y_true: str | None, y_pred: str | None,
                 y_score: list[str] | None, sample_weight: str | None) -> _Layout:
@@ -383,33 +807,34 @@ def _nulls(column: Any) -> np.ndarray:
     return np.flatnonzero(pc.is_null(column, nan_is_null=True).to_numpy(zero_copy_only=False))
 
 
-def _where(rows: np.ndarray) -> str:
-    more = f" (and {rows.size - 1} more)" if rows.size > 1 else ""
-    return f"data row {rows[0] + 1}{more}"
+def _not_a_number(rows: _Rows, name: str, i: int, value: Any) -> InputFileError:
+    return InputFileError(f"{rows.path}: column {name!r}, {rows.row(i)}: {value!r} is not a number")
 
 
-def _labels(table: Any, name: str, path: Path) -> np.ndarray:
+def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
     """A label column as numpy: integers, strings or booleans; no missing values."""
     import pyarrow as pa
 
+    path = rows.path
     col = table.column(name)
     if col.null_count:
-        raise InputFileError(f"{path}: column {name!r} has a missing value at {_where(_nulls(col))}")
+        raise InputFileError(f"{path}: column {name!r} has a missing value at {rows.where(_nulls(col))}")
     if pa.types.is_dictionary(col.type):
         col = col.cast(col.type.value_type)
     values = col.to_numpy()
     if values.dtype == object:
         values = values.astype(str)
     elif values.dtype.kind == "f" and values.size and np.isnan(values.min()):  # min is NaN if any is
-        raise InputFileError(f"{path}: column {name!r} has a missing value at {_where(_nulls(col))}")
+        raise InputFileError(f"{path}: column {name!r} has a missing value at {rows.where(_nulls(col))}")
     return values
 
 
-def _numbers(table: Any, name: str, path: Path, what: str) -> np.ndarray:
+def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
     """A numeric column as float64; unparseable and missing values are errors that name the row."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
+    path = rows.path
     col = table.column(name)
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type)
             or pa.types.is_null(col.type)):
@@ -419,15 +844,14 @@ def _numbers(table: Any, name: str, path: Path, what: str) -> np.ndarray:
                 try:
                     float(v)
                 except (TypeError, ValueError):
-                    raise InputFileError(
-                        f"{path}: column {name!r}, data row {i + 1}: {v!r} is not a number") from None
+                    raise _not_a_number(rows, name, i, v) from None
         col = pc.cast(col, pa.float64())
     if col.null_count or pa.types.is_null(col.type):
-        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {_where(_nulls(col))}")
+        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {rows.where(_nulls(col))}")
     values = col.to_numpy().astype(np.float64, copy=False)
     if values.size and np.isnan(values.min()):  # one pass, no temporary: min is NaN if any is
-        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {_where(_nulls(col))}")
+        raise InputFileError(f"{path}: column {name!r} has a NaN or missing {what} at {rows.where(_nulls(col))}")
     if what == "weight" and not np.isfinite(values).all():
         raise InputFileError(f"{path}: column {name!r} has an infinite weight at "
-                             f"{_where(np.flatnonzero(~np.isfinite(values)))}")
+                             f"{rows.where(np.flatnonzero(~np.isfinite(values)))}")
     return values

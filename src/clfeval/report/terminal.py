@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ..evaluation import Evaluation
 
-__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
+__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
 
 MAX_MATRIX_CLASSES = 20
 
@@ -342,3 +342,23 @@ class _Null:
 
     def flush(self) -> None:
         pass
+
+
+def print_binning(ev: Evaluation, console: Console | None = None) -> None:
+    """For binned scores (a stream's ``ev.binning``): each curve's binned ROC AUC and average
+    precision with the exact bounds on the unbinned values; prints nothing otherwise."""
+    from rich.console import Console
+
+    if not getattr(ev, "binning", None):
+        return
+    console = console or Console()
+    digits = ev.report.digits
+    table = _table("Binned scores: the unbinned values lie within the bounds")
+    for c in ("curve", "ROC AUC", "bounds", "AP", "bounds "):
+        table.add_column(c, justify="left" if c == "curve" else "right")
+    for curve, b in ev.binning.items():
+        table.add_row(_esc(curve), _cell(b.auc, digits), f"[{_cell(b.auc_low, digits)}, {_cell(b.auc_high, digits)}]",
+                      _cell(b.ap, digits), f"[{_cell(b.ap_low, digits)}, {_cell(b.ap_high, digits)}]")
+    console.print()
+    console.print(_with_caption(table, f"{next(iter(ev.binning.values())).bits} mantissa bits: relative bin width "
+                                       f"2^-{next(iter(ev.binning.values())).bits}"))

@@ -1,0 +1,665 @@
+"""Dask: evaluate predictions that live in dask arrays, dask DataFrames or many files.
+
+The same statistics as everywhere (see :mod:`clfeval.streaming`): each partition (chunk) builds a
+:class:`~clfeval.streaming.StreamingEvaluation` from its rows, the streams are merged in a tree
+(``split_every`` at a time), and only these statistics travel between workers - never the rows.
+The result equals :func:`clfeval.evaluate` on all rows at once: counts exactly, weights up to the
+order of float sums.
+
+Classes are fixed before the statistics are built: without ``labels=`` one cheap pass reads the
+distinct labels of ``y_true`` (and ``y_pred``) - and, for binary scores without a threshold,
+their range (probabilities are cut at 0.5, decision values at 0, as ``evaluate`` decides on all
+rows) - so that a partition missing a class is read like all the others.
+
+Works on any dask scheduler: the default one, ``client=`` (a :class:`distributed.Client`), or
+``scheduler=`` an address in :func:`evaluate_file`. Workers need clfeval installed. A worker
+lost in the middle is harmless: its tasks are pure and are recomputed, so no row is lost or
+counted twice.
+
+>>> import numpy as np, dask, dask.array as da
+>>> y = da.from_array(np.array([0, 1, 1, 0, 1, 0]), chunks=3)
+>>> p = da.from_array(np.array([0.2, 0.9, 0.4, 0.6, 0.8, 0.1]), chunks=3)
+>>> with dask.config.set(scheduler="synchronous"):
+...     ev = evaluate(y, y_score=p)
+>>> ev.n_samples, ev.confusion.counts.tolist(), round(ev.report.overall["roc_auc"], 4)
+(6, [[2, 1], [1, 2]], 0.8889)
+
+Needs the ``dask`` extra: ``pip install 'clfeval[dask]'``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob as _glob
+import os
+import inspect
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+try:
+    import dask
+    from dask import delayed as _delayed
+    from dask.base import is_dask_collection, tokenize
+except ImportError as _exc:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "clfeval.dask needs dask (with dataframe and distributed): pip install 'clfeval[dask]'"
+    ) from _exc
+
+import numpy as np
+
+from .evaluation import Evaluation, _check_threshold, _resolve_labels
+from .exceptions import ScoresBinnedWarning
+from .labels import as_array, as_score_array, union_labels, unique_sorted
+from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
+
+__all__ = ["evaluate", "evaluate_file", "statistics"]
+
+_ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
+#: scheduler names that run locally (dask.config "scheduler") rather than an address to connect to
+LOCAL_SCHEDULERS = ("synchronous", "sync", "single-threaded", "threads", "threading", "processes")
+
+
+# ---------------------------------------------------------------------------------------------
+# public API
+# ---------------------------------------------------------------------------------------------
+
+
+def evaluate(
+    y_true: Any = None,
+    y_pred: Any = None,
+    y_score: Any = None,
+    sample_weight: Any = None,
+    *,
+    data: Any = None,
+    labels: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    beta: float | None = None,
+    target_names: Any = None,
+    name: str | None = None,
+    mode: str = "auto",
+    max_distinct: int = DEFAULT_MAX_DISTINCT,
+    bits: int = DEFAULT_BITS,
+    split_every: int = 8,
+    client: Any = None,
+) -> Evaluation:
+    """:func:`clfeval.evaluate` on dask data: per-partition statistics, merged in a tree.
+
+    Inputs are either dask collections - ``y_true``, ``y_pred`` and ``sample_weight`` 1-D dask
+    arrays or Series, ``y_score`` a 1-D dask array / Series (binary scores of the positive
+    class) or an (n, k) dask array / DataFrame (one column per class, in label order) - split
+    into the same partitions (dask arrays with other chunks of the same length are rechunked),
+    or ``data=`` a dask DataFrame with the four given as column names (``y_score`` one name or a
+    list of names, one per class in label order).
+
+    ``labels``, ``pos_label``, ``threshold``, ``beta``, ``target_names`` and ``name`` are those of
+    :func:`clfeval.evaluate`; ``mode``, ``max_distinct`` and ``bits`` those of
+    :class:`~clfeval.streaming.StreamingEvaluation` (exact or binned scores). ``split_every``:
+    how many streams one task merges. ``client``: a :class:`distributed.Client` to compute on
+    (default: dask's current scheduler).
+
+    >>> import numpy as np, pandas as pd, dask, dask.dataframe as dd
+    >>> df = dd.from_pandas(pd.DataFrame({"y": ["cat", "dog", "dog", "cat", "eel", "eel"],
+    ...                                   "pred": ["cat", "dog", "cat", "cat", "eel", "dog"]}),
+    ...                     npartitions=3)
+    >>> with dask.config.set(scheduler="synchronous"):
+    ...     ev = evaluate("y", "pred", data=df)
+    >>> ev.labels.tolist(), ev.confusion.counts.tolist()
+    (['cat', 'dog', 'eel'], [[2, 0, 0], [1, 1, 0], [0, 1, 1]])
+    """
+    stream = _compute(
+        statistics(y_true, y_pred, y_score, sample_weight, data=data, labels=labels, pos_label=pos_label,
+                   threshold=threshold, beta=beta, target_names=target_names, name=name, mode=mode,
+                   max_distinct=max_distinct, bits=bits, split_every=split_every, client=client),
+        client,
+    )
+    if stream.n_samples == 0:
+        raise ValueError("the data have no rows: there is nothing to evaluate.")
+    if stream.binned and mode == "auto":
+        # the workers' streams do not warn (their warnings would go to worker logs, or repeat)
+        warnings.warn(
+            f"more than {max_distinct} distinct scores: the scores were binned ({bits} mantissa bits, relative "
+            f"bin width 2^-{bits}); ROC AUC and average precision come with exact bounds (ev.binning). "
+            "Pass mode='exact' to keep every score.", ScoresBinnedWarning, stacklevel=2)
+    return stream.result()
+
+
+def statistics(*args: Any, **options: Any) -> Any:
+    """The merged statistics as a lazy :class:`dask.delayed.Delayed`: computing it gives the
+    :class:`~clfeval.streaming.StreamingEvaluation` of all rows (``.result()`` is the
+    Evaluation). Arguments as :func:`evaluate` (the same names); without ``labels`` the pass that fixes the
+    classes runs now (on ``client`` if given). Use it to compute asynchronously
+    (``client.compute(...)``) or together with other dask work.
+
+    >>> import numpy as np, dask, dask.array as da
+    >>> y = da.from_array(np.array([1, 1, 0, 0]), chunks=2)  # the first chunk has one class
+    >>> p = da.from_array(np.array([1, 0, 0, 1]), chunks=2)
+    >>> with dask.config.set(scheduler="synchronous"):
+    ...     lazy = statistics(y, p)
+    ...     (stream,) = dask.compute(lazy)
+    >>> stream
+    StreamingEvaluation(task='binary', n_samples=4, distinct_scores=0, mode='exact')
+    """
+    bound = inspect.signature(evaluate).bind(*args, **options)
+    bound.apply_defaults()
+    return _statistics(**bound.arguments)
+
+
+def _statistics(
+    y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, *, data: Any, labels: Any, pos_label: Any,
+    threshold: Any, beta: Any, target_names: Any, name: Any, mode: str, max_distinct: int, bits: int,
+    split_every: int, client: Any,
+) -> Any:
+    if client is not None and not callable(getattr(client, "compute", None)):
+        raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}.")
+    if isinstance(split_every, bool) or not isinstance(split_every, (int, np.integer)) or split_every < 2:
+        raise ValueError(f"split_every must be an integer of at least 2, got {split_every!r}.")
+    threshold = _check_threshold(threshold)
+    if threshold is not None and y_pred is not None:
+        raise ValueError("pass threshold or y_pred, not both: threshold turns y_score into predictions, "
+                         "which y_pred already are.")
+    if beta is not None and (isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float("inf")):
+        raise ValueError(f"beta must be a positive finite number, got {beta!r}.")
+    if labels is not None:
+        labels = _plain_strings(as_array(labels, "labels").reshape(-1))
+        if unique_sorted(labels, "labels").size != labels.size:
+            raise ValueError(f"labels must be distinct, got {labels.tolist()}.")
+    options = {"labels": labels, "pos_label": pos_label, "threshold": threshold, "beta": beta,
+               "target_names": target_names, "name": name, "mode": mode, "max_distinct": max_distinct,
+               "bits": bits, "warn": False}  # the driver warns once (see evaluate)
+    StreamingEvaluation(**options)  # checks mode, max_distinct and bits here, not on a worker
+
+    source = _Source.of(y_true, y_pred, y_score, sample_weight, data)
+    need_range = y_score is not None and y_pred is None and threshold is None and source.n_columns in (None, 2)
+    if labels is None or need_range:
+        roles = ["y_true"] + (["y_pred"] if y_pred is not None else []) + (["y_score"] if need_range else [])
+        summary = _compute(_tree(source.tasks(_summarize, roles), _merge_summaries, "clfeval-labels",
+                                 split_every), client)
+        if summary.n_rows == 0:
+            raise ValueError("the data have no rows: there is nothing to evaluate.")
+        classes = labels
+        if classes is None:
+            present = [summary.y_true] + ([summary.y_pred] if summary.y_pred is not None else [])
+            classes = _resolve_labels(present[0], present[1] if len(present) > 1 else None, None, pos_label,
+                                      source.n_columns)
+            options["labels"] = classes = _plain_strings(classes)
+        if need_range and classes.size <= 2:
+            # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)
+            options["threshold"] = 0.5 if summary.score_min >= 0 and summary.score_max <= 1 else 0.0
+    streams = source.tasks(_partition_stream, list(_ROLES), options)
+    return _tree(streams, _merge_streams, "clfeval-merge", split_every, options)
+
+
+def evaluate_file(
+    path: str | os.PathLike[str],
+    *,
+    y_true: str | None = None,
+    y_pred: str | None = None,
+    y_score: Sequence[str] | str | None = None,
+    sample_weight: str | None = None,
+    scheduler: str | None = None,
+    blocksize: int | str | None = "default",
+    **options: Any,
+) -> Evaluation:
+    """Evaluate a CSV, Parquet or Feather file - or a directory (or glob) of them - with dask.
+
+    Columns are found as the ``clfeval`` command finds them (:mod:`clfeval.tabular`): named by
+    ``y_true``, ``y_pred``, ``y_score`` (one column, several, or a comma-separated string) and
+    ``sample_weight``, or detected from the usual names. ``scheduler``: the address of a dask
+    scheduler (``"tcp://host:8786"``; the files must be readable by its workers), a local
+    scheduler name (``"synchronous"``, ``"threads"``, ``"processes"``), or None for dask's
+    default. ``blocksize``: bytes per CSV partition. Other ``options`` are those of
+    :func:`evaluate` (``labels``, ``pos_label``, ``threshold``, ``mode``, ...); ``name``
+    defaults to the file's name. Problems raise ``ValueError`` with a one-line message.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> for i, rows in enumerate(["1,0.9\\n0,0.2\\n", "1,0.4\\n0,0.6\\n"]):
+    ...     _ = open(os.path.join(folder, f"part{i}.csv"), "w").write("label,score\\n" + rows)
+    >>> ev = evaluate_file(folder, scheduler="synchronous")
+    >>> ev.n_samples, ev.confusion.counts.tolist()
+    (4, [[1, 1], [1, 1]])
+    """
+    from .tabular import InputFileError, _Layout, _one_line
+
+    shown = Path(path)
+    files, fmt = _files_of(path)
+    if isinstance(y_score, str):
+        y_score = [c.strip() for c in y_score.split(",") if c.strip()]
+    frame = _read_frame(files, fmt, blocksize, shown)
+    columns = [str(c) for c in frame.columns]
+    layout = _Layout.resolve(shown, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
+    if options.get("labels") is None and layout.score_labels is not None:
+        # per-class score columns name their classes: the columns' order is the label order (as the CLI)
+        from .cli import _try_label
+
+        dtype = frame[layout.y_true].dtype
+        like = np.empty(0, dtype=dtype if isinstance(dtype, np.dtype) else getattr(dtype, "numpy_dtype", object))
+        parsed = [_try_label(v, like) for v in layout.score_labels]
+        if all(v is not None for v in parsed):
+            options["labels"] = parsed
+    if not shown.exists():  # a glob: named after its folder
+        options.setdefault("name", shown.parent.name or None)
+    options.setdefault("name", shown.stem if shown.suffix.lower() in _suffixes() else shown.name)
+    score = layout.y_score if layout.y_score is None or len(layout.y_score) > 1 else layout.y_score[0]
+    pred = layout.y_pred
+    if y_pred is None and pred is not None and score is not None and options.get("threshold") is not None:
+        pred = None  # a detected prediction column gives way to an explicit threshold (as the CLI)
+    client = None
+    if scheduler is not None and str(scheduler) not in LOCAL_SCHEDULERS:
+        client = _connect(str(scheduler))
+    local = dask.config.set(scheduler=str(scheduler)) if client is None and scheduler is not None else None
+    try:
+        with (client if client is not None else contextlib.nullcontext()), (local or contextlib.nullcontext()):
+            return evaluate(layout.y_true, pred, score, layout.sample_weight, data=frame, client=client, **options)
+    except InputFileError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise InputFileError(f"{shown}: {_one_line(exc)}") from None
+    except Exception as exc:  # a reader's error on a worker (bad CSV types, a corrupt file): one line
+        if type(exc).__module__.split(".")[0] in ("pandas", "pyarrow", "dask", "fsspec") or isinstance(exc, OSError):
+            raise InputFileError(f"{shown}: {type(exc).__name__}: {_one_line(exc)}") from None
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# the inputs, split into partitions
+# ---------------------------------------------------------------------------------------------
+
+
+class _Source:
+    """The inputs as per-partition pieces: for each role, a list of delayed partitions and how
+    to take the role from one (None: the piece itself; a column name or names of a DataFrame)."""
+
+    def __init__(self, pieces: dict[str, Any], specs: dict[str, Any], n_columns: int | None,
+                 frame: Any = None) -> None:
+        self.pieces, self.specs, self.n_columns, self.frame = pieces, specs, n_columns, frame
+
+    @classmethod
+    def of(cls, y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, data: Any) -> _Source:
+        given = dict(zip(_ROLES, (y_true, y_pred, y_score, sample_weight)))
+        if y_true is None:
+            raise ValueError("y_true is required" + (" (the name of its column in data)." if data is not None else "."))
+        if y_pred is None and y_score is None:
+            raise ValueError("evaluate needs y_pred, y_score or both; got neither.")
+        if data is not None:
+            return cls._of_frame(given, data)
+        return cls._of_collections(given)
+
+    @classmethod
+    def _of_frame(cls, given: dict[str, Any], data: Any) -> _Source:
+        if not (is_dask_collection(data) and _is_frame(data)):
+            raise TypeError(f"data must be a dask DataFrame, got {type(data).__module__}.{type(data).__name__}"
+                            " (for pandas data use clfeval.evaluate).")
+        columns = list(data.columns)
+        specs: dict[str, Any] = {}
+        for role, value in given.items():
+            if value is None:
+                continue
+            if is_dask_collection(value) or isinstance(value, np.ndarray):
+                raise TypeError(f"with data=, {role} must be a column name of data, not a "
+                                f"{type(value).__name__}.")
+            names = list(value) if role == "y_score" and isinstance(value, (list, tuple)) else [value]
+            if not names:
+                raise ValueError("y_score is an empty list of columns.")
+            for n in names:
+                if n not in columns:
+                    raise ValueError(f"{role}={n!r}: no such column in data (columns: "
+                                     f"{', '.join(map(str, columns))}).")
+            specs[role] = names if role == "y_score" and isinstance(value, (list, tuple)) and len(names) > 1 \
+                else names[0]
+        score = specs.get("y_score")
+        n_columns = len(score) if isinstance(score, list) else None
+        return cls({}, specs, n_columns, frame=data)
+
+    @classmethod
+    def _of_collections(cls, given: dict[str, Any]) -> _Source:
+        items = {r: v for r, v in given.items() if v is not None}
+        for role, value in items.items():
+            if not is_dask_collection(value):
+                kind = f"{type(value).__module__.split('.')[0]}.{type(value).__name__}"
+                hint = (" (in-memory data: use clfeval.evaluate; or wrap it with dask.array.from_array(..., "
+                        "chunks=y_true.chunks))")
+                if isinstance(value, str):
+                    hint = " (a column name: pass data=your_dask_dataframe)"
+                raise TypeError(f"{role} must be a dask array, Series or DataFrame, got {kind}{hint}.")
+        ref = items["y_true"]
+        n_columns: int | None = None
+        pieces: dict[str, list[Any]] = {}
+        for role, value in items.items():
+            value = _shaped(role, value)
+            if role == "y_score" and value.ndim == 2:
+                n_columns = len(value.columns) if _is_frame(value) else int(value.shape[1])
+                n_columns = None if n_columns == 1 else n_columns
+            value = _aligned(role, value, ref)
+            if role == "y_true":
+                ref = value
+            pieces[role] = _partitions(value)
+        return cls(pieces, dict.fromkeys(items), n_columns)
+
+    def tasks(self, func: Any, roles: list[str], options: dict[str, Any] | None = None) -> list[Any]:
+        """One delayed ``func(index, options, specs, *pieces)`` per partition (pieces in ``roles``
+        order; None for a role not given)."""
+        roles = [r for r in roles if r in self.specs]
+        if self.frame is not None:
+            wanted = []
+            for r in roles:
+                spec = self.specs[r]
+                wanted.extend(spec if isinstance(spec, list) else [spec])
+            parts = self.frame[list(dict.fromkeys(wanted))].to_delayed()
+            pieces = {r: parts for r in roles}
+        else:
+            pieces = {r: self.pieces[r] for r in roles}
+        specs = tuple(self.specs.get(r) for r in _ROLES)
+        n = len(next(iter(pieces.values())))
+        token = tokenize([p.key for r in roles for p in pieces[r]], func.__name__, specs, options)
+        label = "clfeval-stream" if func is _partition_stream else "clfeval-labels"
+        out = []
+        for i in range(n):
+            args = [pieces[r][i] if r in pieces else None for r in _ROLES]
+            out.append(_delayed(func, pure=True)(i, n, options, specs, *args, dask_key_name=f"{label}-{i}-{token}"))
+        return out
+
+
+def _shaped(role: str, value: Any) -> Any:
+    """Check the number of dimensions; an (n, 1) array or one-column DataFrame is one column."""
+    ndim = getattr(value, "ndim", None)
+    if _is_frame(value):
+        if role != "y_score" and len(value.columns) != 1:
+            raise ValueError(f"{role} is a DataFrame of {len(value.columns)} columns; pass one column "
+                             "(multilabel data are not supported by clfeval.dask yet).")
+        return value if role == "y_score" and len(value.columns) > 1 else value[value.columns[0]]
+    if ndim is None or not hasattr(value, "to_delayed"):
+        raise TypeError(f"{role} must be a dask array, Series or DataFrame, got {type(value).__name__}.")
+    if ndim == 2 and value.shape[1] == 1:
+        return value[:, 0]
+    if ndim == 2 and role == "y_score":
+        return value
+    if ndim != 1:
+        extra = " (multilabel data are not supported by clfeval.dask yet)" if role == "y_true" and ndim == 2 else ""
+        raise ValueError(f"{role} must be 1-D{' or 2-D (n, k)' if role == 'y_score' else ''}, got shape "
+                         f"{value.shape}{extra}.")
+    return value
+
+
+def _is_frame(value: Any) -> bool:
+    """A dask DataFrame (not a Series, not an array)."""
+    return getattr(value, "ndim", None) == 2 and hasattr(value, "columns") and not _is_array(value)
+
+
+def _is_array(value: Any) -> bool:
+    return hasattr(value, "chunks") and hasattr(value, "numblocks")
+
+
+def _count(value: Any) -> int:
+    return int(value.numblocks[0]) if _is_array(value) else int(value.npartitions)
+
+
+def _aligned(role: str, value: Any, ref: Any) -> Any:
+    """``value`` split into the partitions of ``ref`` (y_true): the same partitions, or a dask
+    array rechunked to y_true's chunks; else a ValueError that says what differs."""
+    if role == "y_true":
+        if _is_array(value) and value.ndim == 2 and value.numblocks[1] > 1:
+            value = value.rechunk({1: -1})
+        return value
+    if _is_array(value) and value.ndim == 2 and value.numblocks[1] > 1:
+        value = value.rechunk({1: -1})  # every class's score of a row in one chunk
+    if _is_array(value) and _is_array(ref):
+        a, b = ref.chunks[0], value.chunks[0]
+        known = not (any(np.isnan(a)) or any(np.isnan(b)))
+        if known and a != b:
+            if sum(a) != sum(b):
+                raise ValueError(f"y_true has {sum(a)} rows but {role} has {sum(b)}; they must have the same rows.")
+            return value.rechunk({0: a})
+        if not known and len(a) != len(b):
+            raise ValueError(f"y_true is split into {len(a)} chunks but {role} into {len(b)}, and their sizes are "
+                             "unknown: compute_chunk_sizes() or split them alike.")
+        return value
+    if _count(value) != _count(ref):
+        raise ValueError(
+            f"y_true is split into {_count(ref)} partitions but {role} into {_count(value)}; split them alike "
+            "(take them from one dask DataFrame, e.g. data=df with column names, or rechunk/repartition).")
+    d_ref, d_val = getattr(ref, "divisions", None), getattr(value, "divisions", None)
+    if d_ref is not None and d_val is not None and None not in d_ref and None not in d_val and \
+            tuple(d_ref) != tuple(d_val):
+        raise ValueError(f"y_true and {role} have different partition divisions ({d_ref} vs {d_val}); "
+                         "take them from one dask DataFrame or repartition them alike.")
+    return value
+
+
+def _partitions(value: Any) -> list[Any]:
+    if not _is_array(value):
+        # unoptimized: optimizing each Series alone may join partitions differently (the column
+        # projection of a Parquet read changes how files are grouped), and the roles must stay aligned
+        return list(value.to_delayed(optimize_graph=False))
+    pieces = np.asarray(value.to_delayed(), dtype=object)
+    return list(pieces[:, 0] if pieces.ndim == 2 else pieces.reshape(-1))
+
+
+# ---------------------------------------------------------------------------------------------
+# the tasks
+# ---------------------------------------------------------------------------------------------
+
+
+def _pick(piece: Any, spec: Any) -> Any:
+    if piece is None or spec is None:
+        return piece
+    return piece[spec]
+
+
+def _rows(index: int, n_parts: int, specs: tuple, pieces: tuple) -> tuple[list[Any], int]:
+    """The roles of one partition and its number of rows (checked alike)."""
+    values = [_pick(p, s) for p, s in zip(pieces, specs)]
+    n = len(values[0])
+    for role, v in zip(_ROLES, values):
+        if v is not None and len(v) != n:
+            raise ValueError(f"partition {index} of {n_parts}: y_true has {n} rows but {role} has {len(v)}; "
+                             "the inputs must be split into the same partitions.")
+    return values, n
+
+
+def _in_partition(index: int, n_parts: int, exc: Exception) -> Exception:
+    message = f"partition {index} of {n_parts}: {exc}"
+    try:
+        return type(exc)(message)
+    except Exception:  # an exception class with another signature
+        return (TypeError if isinstance(exc, TypeError) else ValueError)(message)
+
+
+def _partition_stream(index: int, n_parts: int, options: dict[str, Any], specs: tuple, *pieces: Any
+                      ) -> StreamingEvaluation:
+    """One partition's statistics (a fresh stream: tasks are pure, so a retried task counts once)."""
+    stream = StreamingEvaluation(**options)
+    (yt, yp, ys, w), n = _rows(index, n_parts, specs, pieces)
+    if n == 0:
+        return stream
+    try:
+        if ys is not None:
+            # C order, as evaluate's callers mostly pass it (a pandas DataFrame's values are in F order)
+            ys = np.ascontiguousarray(as_score_array(ys, "y_score"))
+        return stream.update(yt, yp, ys, sample_weight=w)
+    except (ValueError, TypeError) as exc:
+        raise _in_partition(index, n_parts, exc) from None
+
+
+def _merge_streams(options: dict[str, Any], *streams: StreamingEvaluation) -> StreamingEvaluation:
+    out = streams[0]
+    for s in streams[1:]:
+        out = out.merge(s)
+    return out
+
+
+class _Summary:
+    """What the labels pass keeps: rows, distinct labels, score range."""
+
+    __slots__ = ("n_rows", "y_true", "y_pred", "score_min", "score_max")
+
+    def __init__(self, n_rows: int, y_true: Any, y_pred: Any, score_min: float, score_max: float) -> None:
+        self.n_rows, self.y_true, self.y_pred = n_rows, y_true, y_pred
+        self.score_min, self.score_max = score_min, score_max
+
+
+def _summarize(index: int, n_parts: int, options: Any, specs: tuple, *pieces: Any) -> _Summary:
+    (yt, yp, ys, _), n = _rows(index, n_parts, specs, pieces)
+    if n == 0:
+        return _Summary(0, None, None, np.inf, -np.inf)
+    try:
+        t = as_array(yt, "y_true")
+        if t.ndim == 2 and t.shape[1] > 1:
+            raise ValueError("multilabel y_true (a 2-D indicator matrix) is not supported by clfeval.dask yet.")
+        ut = unique_sorted(t.reshape(-1), "y_true")
+        up = None if yp is None else unique_sorted(as_array(yp, "y_pred").reshape(-1), "y_pred")
+        lo, hi = np.inf, -np.inf
+        if ys is not None:
+            s = as_score_array(ys, "y_score")
+            lo, hi = float(s.min()), float(s.max())
+    except (ValueError, TypeError) as exc:
+        raise _in_partition(index, n_parts, exc) from None
+    return _Summary(n, ut, up, lo, hi)
+
+
+def _merge_summaries(options: Any, *parts: _Summary) -> _Summary:
+    def union(arrays: list[Any], name: str) -> Any:
+        arrays = [a for a in arrays if a is not None]
+        return union_labels(*arrays, names=(name,) * len(arrays)) if arrays else None
+
+    return _Summary(sum(p.n_rows for p in parts), union([p.y_true for p in parts], "y_true"),
+                    union([p.y_pred for p in parts], "y_pred"), min(p.score_min for p in parts),
+                    max(p.score_max for p in parts))
+
+
+def _tree(items: list[Any], merge: Any, label: str, split_every: int, options: Any = None) -> Any:
+    """Merge delayed items ``split_every`` at a time, level by level, down to one."""
+    if not items:
+        raise ValueError("the data have no partitions: there is nothing to evaluate.")
+    token = tokenize([d.key for d in items], label, split_every)
+    level, depth = list(items), 0
+    while len(level) > 1:
+        level = [
+            _delayed(merge, pure=True)(options, *level[i:i + split_every],
+                                       dask_key_name=f"{label}-{depth}-{i // split_every}-{token}")
+            for i in range(0, len(level), split_every)
+        ]
+        depth += 1
+    return level[0]
+
+
+def _plain_strings(labels: np.ndarray) -> np.ndarray:
+    """String labels as a numpy string array rather than objects (as evaluate gets them from numpy)."""
+    if labels.dtype == object and labels.size and all(isinstance(v, str) for v in labels.tolist()):
+        return labels.astype(str)
+    return labels
+
+
+def _compute(obj: Any, client: Any) -> Any:
+    if client is not None:
+        return client.compute(obj).result()
+    return dask.compute(obj)[0]
+
+
+def _on_cluster(client: Any) -> bool:
+    """True when the computation ran in other processes (whose warnings the user does not see)."""
+    if client is not None:
+        return True
+    scheduler = dask.base.get_scheduler()
+    if type(getattr(scheduler, "__self__", None)).__name__ == "Client":
+        return True
+    from dask import multiprocessing as processes
+
+    return scheduler is processes.get
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+# ---------------------------------------------------------------------------------------------
+
+
+def _suffixes() -> dict[str, str]:
+    from .tabular import FORMATS
+
+    return FORMATS
+
+
+def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
+    """The data files of a file, a directory (searched recursively; names starting with '.' or
+    '_' skipped) or a glob pattern, and their one format."""
+    from .tabular import InputFileError, _format_of
+
+    p = Path(path)
+    if not p.exists() and any(ch in str(path) for ch in "*?["):
+        files = sorted(Path(f) for f in _glob.glob(str(path), recursive=True) if Path(f).is_file())
+        if not files:
+            raise InputFileError(f"{path}: no file matches")
+    elif p.is_dir():
+        files = sorted(f for f in p.rglob("*") if f.is_file() and not any(
+            part.startswith((".", "_")) for part in f.relative_to(p).parts))
+        if not files:
+            raise InputFileError(f"{path}: the directory holds no data files")
+    else:
+        files = [p]
+    formats = {}
+    for f in files:
+        formats.setdefault(_format_of(f), f)  # one-line errors: no such file, empty file
+    if len(formats) > 1:
+        listing = ", ".join(f"{fmt} ({f.name})" for fmt, f in formats.items())
+        raise InputFileError(f"{path}: the files are of different formats: {listing}; use one format")
+    fmt = next(iter(formats))
+    if fmt == "csv" and len({f.suffix.lower() == ".tsv" for f in files}) > 1:
+        raise InputFileError(f"{path}: mixes .tsv (tab-separated) and comma-separated files; use one kind")
+    return files, fmt
+
+
+def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any:
+    """A lazy dask DataFrame of the files."""
+    import dask.dataframe as dd
+
+    from .tabular import InputFileError, _column_names, _one_line
+
+    names = [str(f) for f in files]
+    try:
+        if fmt == "parquet":
+            return dd.read_parquet(names)
+        if fmt == "csv":
+            sep = "\t" if files[0].suffix.lower() == ".tsv" else ","
+            return dd.read_csv(names, sep=sep, blocksize=None if blocksize == "none" else blocksize)
+        columns = _column_names(files[0], "feather")
+        for f in files[1:]:
+            if _column_names(f, "feather") != columns:
+                raise InputFileError(f"{f}: its columns differ from those of {files[0].name}")
+        return dd.from_map(_read_feather, names, meta=_feather_meta(files[0]), enforce_metadata=False,
+                           label="clfeval-read-feather")
+    except InputFileError:
+        raise
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] in ("pandas", "pyarrow", "dask", "fsspec") or \
+                isinstance(exc, (OSError, ValueError, TypeError)):
+            raise InputFileError(f"{shown}: cannot be read as {fmt}: {_one_line(exc)}") from None
+        raise
+
+
+def _read_feather(path: str) -> Any:
+    import pyarrow.feather as feather
+
+    return feather.read_table(path, memory_map=True).to_pandas()
+
+
+def _feather_meta(path: Path) -> Any:
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    with pa.memory_map(str(path)) as source:
+        return ipc.open_file(source).schema.empty_table().to_pandas()
+
+
+def _connect(address: str) -> Any:
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise ImportError("a dask scheduler address needs dask.distributed: pip install 'clfeval[dask]'") from exc
+    try:
+        return Client(address, set_as_default=False)
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        message = " ".join(str(exc).split()) or type(exc).__name__
+        raise ValueError(f"cannot connect to the dask scheduler at {address!r}: {message}") from None

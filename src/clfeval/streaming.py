@@ -1,0 +1,558 @@
+"""Streaming evaluation: statistics updated batch by batch, merged across workers.
+
+:class:`StreamingEvaluation` keeps what :func:`clfeval.evaluate` would build from all the rows
+at once, without keeping the rows: the confusion counts (a (k, k) table) and, with scores, one
+ranking per class (the distinct scores with the count or weight of each outcome at each). Each
+``update`` evaluates its batch with :func:`clfeval.evaluate` (same checks, same label rules) and
+adds the batch's statistics; ``merge`` adds another stream's; ``result()`` gives the
+:class:`~clfeval.evaluation.Evaluation` of everything seen, equal to ``evaluate`` on the
+concatenated rows (counts exactly; weights up to the order of float sums).
+
+Size: the confusion counts do not grow with rows; a ranking grows with the number of distinct
+scores. Above ``max_distinct`` distinct scores (or from the start with ``mode="binned"``), the
+scores are binned onto a fixed grid (:func:`clfeval.binning.quantize`, ``bits`` mantissa bits:
+relative bin width 2^-bits): the state is then bounded by the number of occupied bins, and the
+result carries exact lower and upper bounds of ROC AUC and average precision
+(:class:`clfeval.binning.BinnedBounds`) - the values on the unbinned scores are provably inside.
+The switch is never silent: it warns once, and the result says so in its notes and
+``ev.binning``. Predictions from scores are always made on the unbinned scores, so the
+confusion counts and every measure computed from them stay exact.
+
+>>> import numpy as np
+>>> s = StreamingEvaluation()
+>>> s.update([0, 1, 1], y_score=[0.2, 0.9, 0.4]).update([0, 0, 1], y_score=[0.6, 0.1, 0.8])
+StreamingEvaluation(task='binary', n_samples=6, distinct_scores=6, mode='exact')
+>>> ev = s.result()
+>>> ev.report.overall["roc_auc"], ev.confusion.counts.tolist()
+(0.8888888888888888, [[2, 1], [1, 2]])
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from .confusion import ConfusionMatrix
+from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_scores
+from .exceptions import ScoresBinnedWarning
+from .labels import as_array, union_labels, unique_sorted
+from .roc_pr import BinaryRanking
+
+__all__ = ["StreamingEvaluation", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
+
+#: distinct scores kept exactly (per class) before switching to bins: about 150 MB per ranking
+DEFAULT_MAX_DISTINCT = 1 << 24
+#: mantissa bits of the bin grid: relative bin width 2^-16 (about 1.5e-5)
+DEFAULT_BITS = 16
+#: equal-width calibration bins kept for multi-class probabilities: 2520 = lcm(1..10) is divisible
+#: by 1-10, 12, 14, 15, 18, 20, ..., so the usual reliability bin counts come out exactly
+CALIBRATION_BINS = 2520
+_MODES = ("auto", "exact", "binned")
+_PREDICTED = "Predictions derived from the scores"  # evaluate's note on predictions from scores
+
+
+class StreamingEvaluation:
+    """Evaluation statistics updated per batch (``update``) and merged (``merge``); ``result()``
+    is the :class:`~clfeval.evaluation.Evaluation` of all rows seen.
+
+    Arguments are those of :func:`clfeval.evaluate` that fix how rows are read (``labels``,
+    ``pos_label``, ``threshold``, ``beta``, ``target_names``, ``name``), plus:
+
+    * ``mode``: "auto" (exact until a ranking holds more than ``max_distinct`` distinct scores,
+      then binned), "exact" (never bins; memory grows with distinct scores) or "binned" (bins
+      from the first row);
+    * ``bits``: the bin grid's mantissa bits (1 to 52); relative bin width 2^-bits;
+    * ``warn``: warn (:class:`~clfeval.exceptions.ScoresBinnedWarning`) when the scores get binned
+      (a driver that merges workers' streams may warn once itself instead).
+
+    Without ``labels`` the classes are those seen so far (sorted, as ``evaluate`` sorts them);
+    scores need the classes fixed by the first batch: a first batch of one class with scores
+    needs ``labels=``. Multilabel data are not streamed yet.
+    """
+
+    def __init__(
+        self,
+        *,
+        labels: Any = None,
+        pos_label: Any = None,
+        threshold: float | None = None,
+        beta: float | None = None,
+        target_names: Any = None,
+        name: str | None = None,
+        mode: str = "auto",
+        max_distinct: int = DEFAULT_MAX_DISTINCT,
+        bits: int = DEFAULT_BITS,
+        warn: bool = True,
+    ) -> None:
+        if mode not in _MODES:
+            raise ValueError(f"mode must be one of {', '.join(map(repr, _MODES))}, got {mode!r}.")
+        if not isinstance(max_distinct, (int, np.integer)) or isinstance(max_distinct, bool) or max_distinct < 1:
+            raise ValueError(f"max_distinct must be a positive integer, got {max_distinct!r}.")
+        if not isinstance(bits, (int, np.integer)) or isinstance(bits, bool) or not 1 <= bits <= 52:
+            raise ValueError(f"bits must be an integer from 1 to 52 (the bin grid's mantissa bits), got {bits!r}.")
+        self._options = {"pos_label": pos_label, "threshold": threshold, "beta": beta,
+                         "target_names": target_names, "name": name}
+        self._fixed_labels = None if labels is None else as_array(labels, "labels").reshape(-1)
+        self.mode, self.max_distinct, self.bits, self.warn = mode, int(max_distinct), int(bits), bool(warn)
+        self._labels: np.ndarray | None = self._fixed_labels
+        self._matrix: np.ndarray | None = None  # (k, k) in self._labels order
+        self._rankings: dict[Any, list[BinaryRanking]] | None = None  # label -> runs to merge
+        self._task: str | None = None
+        self._pos: Any = None
+        self._score_kind: str | None = None
+        self._threshold: float | None = None
+        self._n_columns: int | None = None  # None: nothing yet; 0: no scores; 1: binary; k
+        self._one_column = False  # binary scores in one column (the positive class's)
+        self._n_samples = 0
+        self._total_weight = 0.0
+        self._weighted = False
+        self._notes: list[str] = []
+        self._binned_at: int | None = 0 if mode == "binned" else None  # rows seen when first binned
+        # multi-class probabilities: a CalibrationHistogram, or why there is none (str)
+        self._calibration: Any = None
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def n_samples(self) -> int:
+        """Rows seen."""
+        return self._n_samples
+
+    @property
+    def binned(self) -> bool:
+        """True once the scores are binned."""
+        return self._binned_at is not None
+
+    @property
+    def distinct_scores(self) -> int:
+        """Distinct scores (or occupied bins) held, summed over the classes' rankings."""
+        if self._rankings is None:
+            return 0
+        return sum(r.scores.size for runs in self._rankings.values() for r in runs)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the statistics (the state's size)."""
+        total = 0 if self._matrix is None else self._matrix.nbytes
+        for runs in (self._rankings or {}).values():
+            for r in runs:
+                total += r.scores.nbytes + np.asarray(r.pos).nbytes + (0 if r.neg is None else r.neg.nbytes)
+        return total
+
+    def __repr__(self) -> str:
+        mode = "empty" if self._task is None else ("binned" if self.binned else "exact")
+        return (f"StreamingEvaluation(task={self._task!r}, n_samples={self._n_samples}, "
+                f"distinct_scores={self.distinct_scores}, mode={mode!r})")
+
+    # -- updating ---------------------------------------------------------------------------
+
+    def update(self, y_true: Any, y_pred: Any = None, y_score: Any = None, sample_weight: Any = None
+               ) -> StreamingEvaluation:
+        """Add one batch (the arguments of :func:`clfeval.evaluate`); returns self. A batch that
+        fails its checks leaves the state as it was."""
+        yt = as_array(y_true, "y_true")
+        if yt.ndim == 2 and yt.shape[1] > 1:
+            raise ValueError("multilabel y_true (a 2-D indicator matrix) is not streamed yet; "
+                             "use clfeval.evaluate on all rows.")
+        if self._n_columns is not None and (y_score is None) != (self._n_columns == 0):
+            had = "no scores" if self._n_columns == 0 else "scores"
+            raise ValueError(f"every batch must be alike: earlier batches had {had}, this one "
+                             f"{'has none' if y_score is None else 'has scores'}.")
+        labels = self._labels_for(yt, y_pred, y_score)
+        score = None if y_score is None else np.asarray(y_score)
+        pred = y_pred
+        options = dict(self._options)
+        binning = self.mode == "binned" or self.binned
+        if score is not None and binning:
+            score, pred, options = self._binned_inputs(score, pred, labels, options)
+        zero = sample_weight is not None and _all_zero(sample_weight)
+        if zero:  # rows that weigh nothing: checked (and their classes seen), counted, adding nothing
+            sample_weight = np.ones(np.shape(sample_weight), dtype=np.float64)
+        ev = evaluate(yt, pred, score, labels=labels, sample_weight=sample_weight, **options)
+        if ev.task == "multilabel":  # a (n, 1) indicator column
+            raise ValueError("multilabel y_true is not streamed yet; use clfeval.evaluate on all rows.")
+        one_column = score is not None and (score.ndim == 1 or score.shape[1] == 1)
+        self._add(ev, had_weights=sample_weight is not None, one_column=one_column, zero=zero)
+        if score is not None and self.mode == "auto" and not self.binned and self._too_many_distinct():
+            self._switch_to_bins()
+        return self
+
+    def _labels_for(self, yt: np.ndarray, y_pred: Any, y_score: Any) -> np.ndarray | None:
+        """The labels to evaluate this batch with: fixed ones, or the classes seen so far joined
+        with the batch's (re-indexing the state when new classes appear)."""
+        if self._fixed_labels is not None:
+            return self._fixed_labels
+        if self._labels is None:
+            return None  # the first batch: evaluate's own rules
+        parts = [self._labels, unique_sorted(yt.reshape(-1), "y_true")]
+        names = ["classes seen", "y_true"]
+        if y_pred is not None:
+            parts.append(unique_sorted(as_array(y_pred, "y_pred").reshape(-1), "y_pred"))
+            names.append("y_pred")
+        joined = union_labels(*parts, names=tuple(names))
+        if joined.size != self._labels.size:
+            if self._n_columns not in (None, 0):
+                new = [v for v in joined.tolist() if v not in self._labels.tolist()]
+                raise ValueError(
+                    f"this batch has classes {new} that earlier batches did not; with scores the classes "
+                    f"are fixed by the first batch ({self._labels.tolist()}): pass labels= to "
+                    "StreamingEvaluation listing every class."
+                )
+            self._reindex(joined)
+        return self._labels
+
+    def _reindex(self, labels: np.ndarray) -> None:
+        """Move the confusion counts to a larger, re-sorted label set."""
+        old = self._labels
+        assert old is not None and self._matrix is not None
+        where = np.array([int(np.flatnonzero(labels == v)[0]) for v in old], dtype=np.intp)
+        matrix = np.zeros((labels.size, labels.size), dtype=self._matrix.dtype)
+        matrix[np.ix_(where, where)] = self._matrix
+        self._labels, self._matrix = labels, matrix
+        if self._task == "binary" and labels.size > 2:
+            self._task = "multiclass"
+
+    def _binned_inputs(self, score: np.ndarray, pred: Any, labels: Any, options: dict[str, Any]
+                       ) -> tuple[np.ndarray, Any, dict[str, Any]]:
+        """Scores on the bin grid; predictions still from the unbinned scores."""
+        from .binning import is_grid_value, quantize
+
+        threshold = options.get("threshold")
+        raw = score
+        score = quantize(np.asarray(score, dtype=np.float64), self.bits)
+        if pred is None and score.ndim == 1 and threshold is not None and not is_grid_value(threshold, self.bits):
+            # a threshold between grid values: predict from the unbinned scores here
+            if labels is None:
+                raise ValueError("a threshold off the bin grid needs labels= (the classes to predict).")
+            pred = predict_from_scores(raw, labels, pos_label=options.get("pos_label"), threshold=threshold)
+            options = {**options, "threshold": None}
+            self._threshold = float(threshold)
+        return score, pred, options
+
+    def _check_alike(self, ev: Evaluation, one_column: bool) -> None:
+        """Refuse a batch that would be read differently from the earlier ones."""
+        if self._task is None:
+            return
+        if self._n_columns and one_column != self._one_column:
+            raise ValueError("every batch must have the same score columns: earlier batches had "
+                             f"{'one' if self._one_column else 'one per class'}, this one "
+                             f"{'one' if one_column else 'one per class'}.")
+        if ev.threshold is not None and self._threshold is not None and ev.threshold != self._threshold:
+            raise ValueError(
+                f"this batch's scores would be cut at {ev.threshold:g} but earlier batches' at "
+                f"{self._threshold:g} (the default threshold follows the score kind: 0.5 for probabilities, "
+                "0 for decision values): pass threshold= to StreamingEvaluation."
+            )
+        if ev.pos_label is not None and self._pos is not None and ev.pos_label != self._pos:
+            raise ValueError(f"this batch's positive class {ev.pos_label!r} differs from the earlier "
+                             f"{self._pos!r}: pass pos_label= to StreamingEvaluation.")
+
+    def _add(self, ev: Evaluation, had_weights: bool, one_column: bool, zero: bool = False) -> None:
+        self._check_alike(ev, one_column)
+        if self._task is None:
+            self._task, self._pos, self._labels = ev.task, ev.pos_label, ev.labels
+            self._matrix = np.zeros((ev.labels.size,) * 2, dtype=ev.confusion.counts.dtype)
+            self._n_columns = 0 if ev.rankings is None else (1 if ev.task == "binary" else ev.labels.size)
+            self._one_column = one_column
+            self._rankings = None if ev.rankings is None else {}
+        if ev.pos_label is not None and self._pos is None:
+            self._pos = ev.pos_label
+        counts = ev.confusion.counts
+        if counts.dtype.kind == "f" and self._matrix.dtype.kind != "f":
+            self._matrix = self._matrix.astype(np.float64)
+        where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
+        self._matrix[np.ix_(where, where)] += 0 * counts if zero else counts
+        if ev.rankings is not None and not zero:
+            kind = ev.score_kind
+            self._score_kind = kind if self._score_kind in (None, kind) else "decision"
+            # one binary score column: the other class's ranking is this one reversed
+            wanted = [self._main_label(ev)] if self._one_column else list(ev.labels.tolist())
+            for label in wanted:
+                ranking = ev.rankings[ev.names[ev.labels.tolist().index(label)]]
+                runs = self._rankings.setdefault(label, [])
+                runs.append(ranking)
+                _collapse(runs)
+        if ev.threshold is not None:
+            self._threshold = ev.threshold
+        if ev.task == "multiclass" and ev.rankings is not None and not zero:
+            self._add_calibration(ev)
+        self._n_samples += ev.n_samples
+        self._total_weight += 0.0 if zero else ev.total_weight
+        self._weighted |= had_weights
+        self._add_notes(ev._notes)
+
+    def _add_notes(self, notes: list[str]) -> None:
+        for note in notes:
+            if note not in self._notes and not (note.startswith(_PREDICTED) and
+                                                any(n.startswith(_PREDICTED) for n in self._notes)):
+                self._notes.append(note)
+
+    def _add_calibration(self, ev: Evaluation) -> None:
+        """Multi-class probabilities: add the batch to a bounded calibration histogram."""
+        if isinstance(self._calibration, str):
+            return
+        if ev.score_kind != "probability":
+            self._calibration = "some scores are not probabilities (they lie outside [0, 1])"
+            return
+        from .calibration import calibration_of_evaluation
+
+        try:
+            state = calibration_of_evaluation(ev, n_bins=CALIBRATION_BINS)
+        except ValueError as exc:
+            self._calibration = str(exc)
+            return
+        self._calibration = state if self._calibration is None else self._calibration.merge(state)
+
+    def _main_label(self, ev: Evaluation) -> Any:
+        return ev.labels.tolist()[ev._pos_index()]
+
+    def _too_many_distinct(self) -> bool:
+        return any(sum(r.scores.size for r in runs) > self.max_distinct for runs in self._rankings.values())
+
+    def _switch_to_bins(self) -> None:
+        from .binning import quantize_ranking
+
+        self._binned_at = self._n_samples
+        for label, runs in self._rankings.items():
+            self._rankings[label] = [quantize_ranking(_merged(runs), self.bits)]
+        if not self.warn:
+            return
+        warnings.warn(
+            f"more than {self.max_distinct} distinct scores after {self._n_samples} rows: the scores are now "
+            f"binned ({self.bits} mantissa bits, relative bin width 2^-{self.bits}); ROC AUC and average "
+            "precision come with exact bounds (ev.binning). Pass mode='exact' to keep every score.",
+            ScoresBinnedWarning, stacklevel=3,
+        )
+
+    # -- merging ----------------------------------------------------------------------------
+
+    def merge(self, other: StreamingEvaluation) -> StreamingEvaluation:
+        """A new stream holding both streams' rows (neither is changed). Both must have the same
+        settings; an exact stream merged with a binned one is binned first."""
+        if not isinstance(other, StreamingEvaluation):
+            raise TypeError(f"can only merge a StreamingEvaluation, got {type(other).__name__}.")
+        same_labels = (self._fixed_labels is None) == (other._fixed_labels is None) and (
+            self._fixed_labels is None or np.array_equal(self._fixed_labels, other._fixed_labels))
+        if (self.mode, self.bits, self.max_distinct) != (other.mode, other.bits, other.max_distinct) or not \
+                same_labels or not _same_options(self._options, other._options):
+            raise ValueError("cannot merge streams built with different settings (labels, pos_label, threshold, "
+                             "beta, target_names, name, mode, max_distinct, bits).")
+        out = self._copy()
+        if other._task is None:
+            return out
+        if out._task is None:
+            return other._copy()
+        if (out._n_columns == 0) != (other._n_columns == 0) or out._one_column != other._one_column:
+            raise ValueError("cannot merge streams with different score columns (or scores with none).")
+        if out._threshold is not None and other._threshold is not None and out._threshold != other._threshold:
+            raise ValueError(f"cannot merge streams cut at different thresholds ({out._threshold:g} and "
+                             f"{other._threshold:g}); pass threshold= to both.")
+        labels = out._labels
+        if not np.array_equal(labels, other._labels):
+            if out._n_columns:
+                raise ValueError(f"cannot merge streams with scores over different classes ({labels.tolist()} "
+                                 f"vs {other._labels.tolist()}); pass the same labels= to both.")
+            joined = union_labels(labels, other._labels, names=("this stream's classes", "the other's"))
+            out._reindex(joined)
+        where = np.array([int(np.flatnonzero(out._labels == v)[0]) for v in other._labels], dtype=np.intp)
+        if other._matrix.dtype.kind == "f":
+            out._matrix = out._matrix.astype(np.float64)
+        out._matrix[np.ix_(where, where)] += other._matrix
+        if out._rankings is not None:
+            if other.binned and not out.binned:
+                out._binned_at = out._n_samples
+                out._quantize_all()
+            theirs = other._rankings
+            if out.binned and not other.binned:
+                from .binning import quantize_ranking
+
+                theirs = {k: [quantize_ranking(r, self.bits) for r in runs] for k, runs in theirs.items()}
+            for label, runs in theirs.items():
+                mine = out._rankings.setdefault(label, [])
+                mine.extend(runs)
+                mine.sort(key=lambda r: -r.scores.size)
+                _collapse(mine)
+            out._score_kind = "decision" if "decision" in (out._score_kind, other._score_kind) else out._score_kind
+        if out._pos is None:
+            out._pos = other._pos
+        out._n_samples += other._n_samples
+        out._total_weight += other._total_weight
+        out._weighted |= other._weighted
+        if out._threshold is None:
+            out._threshold = other._threshold
+        out._add_notes(other._notes)
+        if isinstance(out._calibration, str) or other._calibration is None:
+            pass
+        elif isinstance(other._calibration, str) or out._calibration is None:
+            out._calibration = other._calibration
+        else:
+            out._calibration = out._calibration.merge(other._calibration)
+        if out._rankings is not None and out.mode == "auto" and not out.binned and out._too_many_distinct():
+            out._switch_to_bins()
+        return out
+
+    def _quantize_all(self) -> None:
+        from .binning import quantize_ranking
+
+        for label, runs in self._rankings.items():
+            self._rankings[label] = [quantize_ranking(r, self.bits) for r in runs]
+            _collapse(self._rankings[label])
+
+    def _copy(self) -> StreamingEvaluation:
+        out = object.__new__(StreamingEvaluation)
+        out.__dict__.update(self.__dict__)
+        out._matrix = None if self._matrix is None else self._matrix.copy()
+        out._rankings = None if self._rankings is None else {k: list(v) for k, v in self._rankings.items()}
+        out._notes = list(self._notes)
+        return out
+
+    # -- the result -------------------------------------------------------------------------
+
+    def result(self) -> Evaluation:
+        """The :class:`~clfeval.evaluation.Evaluation` of every row seen (the state is kept: more
+        batches can follow). Intervals need each row and are not available from a stream,
+        except the analytic ones of an unweighted binary stream (Wilson, delta method, DeLong)."""
+        if self._task is None:
+            raise ValueError("nothing to evaluate yet: update() the stream with at least one batch.")
+        if not self._total_weight > 0:
+            raise ValueError(f"sample_weight is zero for all {self._n_samples} rows seen: there is nothing to "
+                             "evaluate.")
+        from .evaluation import _names
+
+        labels = self._labels
+        names = _names(labels, self._options["target_names"])
+        rankings = micro = None
+        binning = None
+        if self._rankings is not None:
+            merged = {label: _merged(runs) for label, runs in self._rankings.items()}
+            for label, runs in self._rankings.items():
+                self._rankings[label] = [merged[label]]
+            if self._one_column:
+                pos_index = int(np.flatnonzero(labels == self._pos)[0])
+                main = merged[self._pos]
+                other = main.reversed()
+                if main.pos.dtype.kind != "f" and (main.neg is None or main.neg.dtype.kind != "f"):
+                    other.__dict__["roc_auc"] = main.roc_auc  # bitwise the same area (as evaluate)
+                pair = [other, main] if pos_index == 1 else [main, other]
+                rankings = dict(zip(names, pair))
+            else:
+                empty = BinaryRanking(np.zeros(0), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+                rankings = {n: merged.get(v, empty) for n, v in zip(names, labels.tolist())}
+                if self._task == "multiclass":  # two binary columns have no micro average (as evaluate)
+                    micro = merge_rankings(list(rankings.values()))
+            if self.binned:
+                from .binning import binned_bounds
+
+                binning = {n: binned_bounds(r, self.bits) for n, r in rankings.items()}
+        # the score kind is that of all the rows (a batch of decision values may lie in [0, 1])
+        notes = [n.replace("(probability scores)", f"({self._score_kind} scores)") if n.startswith(_PREDICTED) else n
+                 for n in self._notes]
+        if self.binned and self._rankings is not None:
+            notes.append(
+                f"Scores binned ({self.bits} mantissa bits, relative bin width 2^-{self.bits}) "
+                + ("from the first row" if self.mode == "binned" else
+                   f"after {self._binned_at} rows (more than {self.max_distinct} distinct scores)")
+                + ": ROC AUC and average precision are the binned values, with exact bounds in ev.binning."
+            )
+        ev = Evaluation(
+            task=self._task, labels=labels, names=names, pos_label=self._pos, name=self._options["name"],
+            threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
+            total_weight=float(self._total_weight),
+            confusion=ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names),
+            rankings=rankings, micro=micro, beta=self._options["beta"], per_sample=None,
+            sample_weight=None, notes=notes, cases=None,
+        )
+        ev._streamed = "weighted" if self._weighted else "unweighted"
+        ev._calibration_state = self._calibration
+        ev.binning = binning
+        return ev
+
+
+def _collapse(runs: list[BinaryRanking]) -> None:
+    """Merge the last runs while the newer one is at least half the older one's size, so that a
+    stream of n rows keeps O(log n) runs and each row is merged O(log n) times."""
+    while len(runs) > 1 and 2 * runs[-1].scores.size >= runs[-2].scores.size:
+        b = runs.pop()
+        a = runs.pop()
+        runs.append(_merge_two(a, b))
+
+
+def _merged(runs: list[BinaryRanking]) -> BinaryRanking:
+    """The ranking of all the runs' samples together, in the compact form ``evaluate`` builds when
+    every score holds one unweighted sample (no negative counts, boolean outcomes), so that the
+    areas are computed the same way, to the last bit."""
+    r = runs[0]
+    for other in runs[1:]:
+        r = _merge_two(r, other)
+    if r.neg is not None and r.neg.dtype.kind in "iu" and r.pos.dtype.kind in "iu" and \
+            bool(np.all(r.neg + r.pos == 1)):
+        return BinaryRanking(r.scores, None, r.pos.astype(bool))
+    return r
+
+
+def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
+    """Two rankings merged like two sorted runs: O(n + m log n), no sort. Equal scores add their
+    counts; two compact rankings (one sample per score) with no score in common stay compact.
+
+    >>> a = BinaryRanking(np.array([0.9, 0.5]), None, np.array([True, False]))
+    >>> b = BinaryRanking(np.array([0.7, 0.5]), None, np.array([True, True]))
+    >>> m = _merge_two(a, b)
+    >>> m.scores.tolist(), m.neg.tolist(), m.pos.tolist()
+    ([0.9, 0.7, 0.5], [0, 0, 1], [1, 1, 1])
+    """
+    sa, sb = a.scores, b.scores
+    if sb.size == 0:
+        return a
+    if sa.size == 0:
+        return b
+    # how many of a's scores lie above each of b's (both decreasing)
+    above = sa.size - np.searchsorted(sa[::-1], sb, side="right")
+    same = np.zeros(sb.size, dtype=bool)
+    inside = above < sa.size
+    same[inside] = sa[above[inside]] == sb[inside]
+    new = ~same
+    n_new = int(np.count_nonzero(new))
+    at_new = above[new]  # non-decreasing
+    out_size = sa.size + n_new
+    # a[i] moves down by the number of new scores placed above it (those with at_new <= i)
+    pos_a = np.arange(sa.size) + np.cumsum(np.bincount(at_new, minlength=sa.size + 1))[:sa.size]
+    pos_b = at_new + np.arange(n_new)
+    scores = np.empty(out_size)
+    scores[pos_a], scores[pos_b] = sa, sb[new]
+    compact = a.neg is None and b.neg is None and a.pos.dtype == np.bool_ and b.pos.dtype == np.bool_
+    if compact and n_new == sb.size:
+        pos = np.empty(out_size, dtype=bool)
+        pos[pos_a], pos[pos_b] = a.pos, b.pos
+        return BinaryRanking(scores, None, pos)
+    weighted = any(np.asarray(x).dtype.kind == "f" for x in (a.pos, b.pos, a.negatives(), b.negatives()))
+    dtype = np.float64 if weighted else np.int64
+    counts = []
+    for xa, xb in ((a.negatives(), b.negatives()), (a.pos, b.pos)):
+        out = np.empty(out_size, dtype=dtype)
+        out[pos_a] = xa
+        out[pos_b] = xb[new]
+        np.add.at(out, pos_a[above[same]], np.asarray(xb[same], dtype=dtype))
+        counts.append(out)
+    return BinaryRanking(scores, counts[0], counts[1])
+
+
+def _all_zero(sample_weight: Any) -> bool:
+    """True for weights that are all exactly 0 (anything else is left to evaluate's checks)."""
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return w.size > 0 and bool(np.all(w == 0))
+
+
+def _same_options(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    for key in a:
+        x, y = a[key], b[key]
+        if x is None or y is None:
+            if (x is None) != (y is None):
+                return False
+        elif not np.array_equal(np.asarray(x, dtype=object), np.asarray(y, dtype=object)):
+            return False
+    return True
