@@ -401,3 +401,19 @@ def test_merging_two_runs_equals_merging_by_sorting(data):
     np.testing.assert_allclose(np.asarray(got.pos, dtype=float), np.asarray(want.pos, dtype=float), rtol=1e-12)
     np.testing.assert_allclose(np.asarray(got.negatives(), dtype=float), np.asarray(want.negatives(), dtype=float),
                                rtol=1e-12)
+
+
+def test_binned_binary_batch_errors_leave_the_state_unchanged():
+    s = StreamingEvaluation(labels=[0, 1], mode="binned", bits=4).update([0, 1, 1], y_score=[0.2, 0.8, 0.6])
+    before = plain(s.result())
+    with pytest.raises(ValueError, match="2 samples"):
+        s.update([0, 1, 1], y_score=[0.1, 0.2])
+    with pytest.raises(ValueError, match="infinite|NaN|missing"):
+        s.update([0, 1], y_score=[0.1, np.inf])
+    with pytest.raises(ValueError, match="pass threshold="):
+        s.update([0, 1], y_score=[-1.5, 2.0])
+    with pytest.raises(ValueError, match="same score columns"):
+        s.update([0, 1], y_score=[[0.9, 0.1], [0.2, 0.8]])
+    with pytest.raises(ValueError, match="not one of|classes"):
+        s.update([0, 2], y_score=[0.1, 0.2])
+    assert plain(s.result()) == before and s.n_samples == 3
