@@ -57,6 +57,11 @@ def sklearn_row(y, s, w, t, pos, neg, beta=None):
             "kappa": cohen_kappa_score(y, pred, sample_weight=w),
             "youden_j": recall - (1 - spec),
         }
+        if np.isnan(row["mcc"]) and np.unique(pred).size == 1:
+            # one predicted class: MCC is 0 by scikit-learn's own convention, but with float weights
+            # its covariance can round below 0 and the square root gives NaN (e.g. 13 zero weights
+            # and 17 others, every sample predicted negative)
+            row["mcc"] = 0.0
         if beta is not None:
             row["fbeta"] = fbeta_score(y, pred, beta=beta, pos_label=pos, zero_division=nan, **kw)
     return row
