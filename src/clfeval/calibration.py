@@ -81,6 +81,7 @@ from .metrics.probabilistic import (
     _read_labels_1d,
     _read_scores,
 )
+from .roc_pr import _counts_at_least
 from .scores import ScoreTable
 from .sums import BrierSum, LogLossSum, _row_blocks
 
@@ -621,7 +622,9 @@ def _decreasing_bins(v: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, edg
     B = edges.size - 1
     # a value lies in bin j when edges[j] < value <= edges[j + 1]; in decreasing order bin j
     # runs from the values above edges[j + 1] to those above edges[j]
-    above = [0] + [_count_above(v, float(e)) for e in edges[-2:0:-1]] + [d]  # bins B-1, ..., 0
+    # how many values lie above each inner edge (> e is >= the next float up)
+    inner = np.nextafter(edges[-2:0:-1], np.inf)
+    above = [0, *_counts_at_least(v, inner).tolist(), d]  # bins B-1, ..., 0
     unit = neg is None
     w = None if unit else neg + pos
     wf = None if unit else w.astype(np.float64, copy=False)
@@ -643,18 +646,6 @@ def _decreasing_bins(v: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, edg
             sums[0][j], sums[1][j] = w[lo:hi].sum(), pos[lo:hi].sum()
             sums[2][j], sums[3][j], sums[4][j] = vw.sum(), np.dot(vw, vs), np.dot(vs, yf[lo:hi])
     return BinSums(edges, *sums)
-
-
-def _count_above(decreasing: np.ndarray, value: float) -> int:
-    """How many entries of a decreasing array are > value (bisection)."""
-    lo, hi = 0, decreasing.size
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if decreasing[mid] > value:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
 
 
 def _table_edges(table: ScoreTable, n_bins: int, strategy: str) -> np.ndarray:

@@ -583,9 +583,9 @@ def _suffixes() -> dict[str, str]:
 
 
 def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
-    """The data files of a file, a directory (searched recursively; names starting with '.' or
-    '_' skipped) or a glob pattern, and their one format."""
-    from .tabular import InputFileError, _format_of
+    """The data files of a file, a directory (as the CLI reads it: data files in it and its
+    subfolders, names starting with '.' or '_' skipped) or a glob pattern, and their one format."""
+    from .tabular import InputFileError, _folder_files, _format_of
 
     p = Path(path)
     if not p.exists() and any(ch in str(path) for ch in "*?["):
@@ -593,8 +593,7 @@ def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
         if not files:
             raise InputFileError(f"{path}: no file matches")
     elif p.is_dir():
-        files = sorted(f for f in p.rglob("*") if f.is_file() and not any(
-            part.startswith((".", "_")) for part in f.relative_to(p).parts))
+        files = _folder_files(p)  # the files the CLI reads from a directory
         if not files:
             raise InputFileError(f"{path}: the directory holds no data files")
     else:
