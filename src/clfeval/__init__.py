@@ -1,6 +1,8 @@
 """clfeval: classifier evaluation built on sufficient statistics that merge.
 
-The light public surface; heavy optional dependencies are never imported here.
+The light public surface; heavy optional dependencies are never imported here. The names below
+are imported on first use (PEP 562), so ``import clfeval`` itself is nearly free: the ``clfeval``
+command installs its Ctrl-C handling before numpy and the rest load (see :mod:`clfeval.command`).
 
 >>> import clfeval
 >>> clfeval.metrics.accuracy_score([0, 1, 1], [0, 1, 0])
@@ -11,35 +13,63 @@ The light public surface; heavy optional dependencies are never imported here.
 
 from __future__ import annotations
 
-from . import metrics
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .confusion import ConfusionMatrix
-from .counts import ConfusionCounts, MultilabelCounts
-from .evaluation import Evaluation, evaluate
-from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning
-from .scores import ScoreTable
-from . import protocols
-from .cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
-from .cross_evaluation import compare as compare_estimators
-from .streaming import StreamingEvaluation
-from . import exceptions
+#: public name -> (module, attribute); a module itself where the attribute is None
+_PUBLIC: dict[str, tuple[str, str | None]] = {
+    "evaluate": ("evaluation", "evaluate"),
+    "Evaluation": ("evaluation", "Evaluation"),
+    "cross_evaluate": ("cross_evaluation", "cross_evaluate"),
+    "CrossEvaluation": ("cross_evaluation", "CrossEvaluation"),
+    "compare_estimators": ("cross_evaluation", "compare"),
+    "aggregate_confusions": ("cross_evaluation", "aggregate_confusions"),
+    "protocols": ("protocols", None),
+    "ConfusionMatrix": ("confusion", "ConfusionMatrix"),
+    "metrics": ("metrics", None),
+    "ConfusionCounts": ("counts", "ConfusionCounts"),
+    "MultilabelCounts": ("counts", "MultilabelCounts"),
+    "ScoreTable": ("scores", "ScoreTable"),
+    "UndefinedMetricWarning": ("exceptions", "UndefinedMetricWarning"),
+    "ScoresBinnedWarning": ("exceptions", "ScoresBinnedWarning"),
+    "StreamingEvaluation": ("streaming", "StreamingEvaluation"),
+    "exceptions": ("exceptions", None),
+}
 
-__all__ = [
-    "evaluate",
-    "Evaluation",
-    "cross_evaluate",
-    "CrossEvaluation",
-    "compare_estimators",
-    "aggregate_confusions",
-    "protocols",
-    "ConfusionMatrix",
-    "metrics",
-    "ConfusionCounts",
-    "MultilabelCounts",
-    "ScoreTable",
-    "UndefinedMetricWarning",
-    "ScoresBinnedWarning",
-    "StreamingEvaluation",
-    "exceptions",
-]
+__all__ = list(_PUBLIC)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module_name, attribute = _PUBLIC[name]
+    _load_all()  # the whole public surface at once, in its usual order (no partial imports)
+    module = importlib.import_module(f".{module_name}", __name__)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))
+
+
+def _load_all() -> None:
+    """Import the public modules in the order the package always imported them."""
+    for module_name in ("metrics", "confusion", "counts", "evaluation", "exceptions", "scores", "protocols",
+                        "cross_evaluation", "streaming"):
+        importlib.import_module(f".{module_name}", __name__)
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import exceptions, metrics, protocols
+    from .confusion import ConfusionMatrix
+    from .counts import ConfusionCounts, MultilabelCounts
+    from .cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
+    from .cross_evaluation import compare as compare_estimators
+    from .evaluation import Evaluation, evaluate
+    from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning
+    from .scores import ScoreTable
+    from .streaming import StreamingEvaluation

@@ -1,4 +1,4 @@
-"""``python -m clfeval`` is the ``clfeval`` command (see :mod:`clfeval.cli`).
+"""``python -m clfeval`` is the ``clfeval`` command (see :mod:`clfeval.command` and :mod:`clfeval.cli`).
 
 >>> callable(main)
 True
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from .cli import main
+from .command import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,53 +1,45 @@
-"""Write files all at once or not at all: a temporary file in the same folder, renamed on success.
+"""Write one file all at once or not at all (see :mod:`clfeval.staged_outputs` for several).
+
+The file is staged unnamed (``O_TMPFILE``, or a hidden ``.clfeval-staged-*`` name where the file
+system lacks it) in the target's folder and linked into place only when the block succeeds; a
+symlink is written through to its target, a FIFO or device directly.
 
 >>> import tempfile, pathlib
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
 >>> with atomic_write(target) as f:
 ...     _ = f.write("hello")
->>> target.read_text()
-'hello'
+>>> target.read_text(), [p.name for p in target.parent.iterdir()]
+('hello', ['out.txt'])
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
+
+from .staged_outputs import staged_file
 
 __all__ = ["atomic_write"]
 
 
-@contextlib.contextmanager
+@contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
-    """Open a temporary file beside ``path``; rename it to ``path`` only if the block succeeds.
+    """Open a staged file for ``path``; it replaces ``path`` only if the block succeeds.
 
-    On an error the temporary file is removed and ``path`` is left as it was.
+    On an error (or Ctrl-C) the staged file is removed and ``path`` is left as it was. A missing
+    folder is a ``FileNotFoundError``, a folder given as ``path`` an ``IsADirectoryError``; a
+    file that cannot be written (a full disk, a read-only folder) a
+    :class:`~clfeval.staged_outputs.OutputError` (an ``OSError``) naming it.
     """
     target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
+    real = Path(os.path.realpath(target))
+    if real.is_dir():
+        raise IsADirectoryError(f"cannot write {target}: it is a folder; give a file name.")
+    if not real.parent.is_dir():
+        folder = target.parent if not target.parent.is_dir() else real.parent
         raise FileNotFoundError(f"cannot write {target}: folder {folder} does not exist.")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    if "b" in mode:
-        encoding = None
-    try:
-        with os.fdopen(fd, mode, encoding=encoding) as f:
-            yield f
-        os.chmod(tmp, _mode_for(target))
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def _mode_for(target: Path) -> int:
-    """The permissions ``target`` keeps if it exists, else those a new file gets (0666 less the umask)."""
-    try:
-        return target.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    with staged_file(target, mode, None if "b" in mode else encoding) as f:
+        yield f

@@ -23,7 +23,6 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .command import install_signal_handlers, interruption_message
+from .staged_outputs import OutputConflict, OutputError, OutputPlan
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
 if TYPE_CHECKING:
@@ -251,18 +252,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         path = getattr(args, "file", None)
         return _fail(f"{path}: {exc}" if path else str(exc))
-    except KeyboardInterrupt:
-        return _fail("interrupted; nothing was written", 130)
+    except KeyboardInterrupt as exc:  # SIGINT, SIGTERM, SIGHUP (see clfeval.command)
+        return _fail(*interruption_message(exc))
     return 0
 
 
 def _fail(message: str, status: int = 1) -> int:
     print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
     return status
-
-
-class OutputError(Exception):
-    """An output file cannot be written where asked."""
 
 
 # ---------------------------------------------------------------- report
@@ -274,6 +271,7 @@ def _check_level(level: float) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
+    outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file), ("--cost", args.cost)])
     _check_level(args.level)
     if args.ci not in (None, "analytic") and args.sample_weight is not None:
         raise UsageError(f"--ci {args.ci} with --sample-weight: the bootstrap resamples counts of cases; "
@@ -285,7 +283,6 @@ def _report(args: argparse.Namespace) -> int:
     rule = _threshold_rule(args.threshold)
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
-    outputs = _Outputs(args.json, args.html, args.png)
     notices: list[str] = []
     if args.scheduler is not None:
         ev, detected = _evaluate_on_cluster(args, notices, rule)
@@ -308,7 +305,7 @@ def _report(args: argparse.Namespace) -> int:
         notices.insert(0, f"detected columns: {'; '.join(detected)}")
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
-    console = _console()
+    console = _console(outputs.to_stdout)
     from .report.terminal import print_binning, print_evaluation, print_intervals, print_thresholds
 
     print_evaluation(ev, console)
@@ -687,76 +684,57 @@ def _kind_name(kind: str) -> str:
     return {"i": "integers", "u": "integers", "f": "numbers", "b": "booleans"}.get(kind, "text")
 
 
-def _console() -> Console:
+def _console(stderr: bool = False) -> Console:
+    """The terminal report's console; on standard error when an output (``--json -``) takes standard output."""
     from rich.console import Console
 
     # piped output keeps whole lines (no wrapping at 80 columns)
-    return Console() if sys.stdout.isatty() else Console(width=max(100, shutil.get_terminal_size((120, 24)).columns))
+    if (sys.stderr if stderr else sys.stdout).isatty():
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=max(100, shutil.get_terminal_size((120, 24)).columns))
 
 
 # ---------------------------------------------------------------- outputs
 
 
 class _Outputs:
-    """The files asked for, checked before any work and written only once everything is ready."""
+    """The files asked for: checked before any input is read (see :class:`OutputPlan`), rendered
+    once everything is computed, then written all together or not at all."""
 
-    def __init__(self, json_path: str | None, html_path: str | None, png_dir: str | None) -> None:
-        self.json = None if json_path is None else Path(json_path)
-        self.html = None if html_path is None else Path(html_path)
-        self.png = None if png_dir is None else Path(png_dir)
-        for option, p in (("--json", self.json), ("--html", self.html)):
-            if p is None:
-                continue
-            if p.is_dir():
-                raise OutputError(f"{option} {p}: is a folder; give a file name")
-            folder = p.parent if str(p.parent) else Path(".")
-            if not folder.is_dir():
-                raise OutputError(f"{option} {p}: folder {folder} does not exist")
-        if self.png is not None:
-            if self.png.exists() and not self.png.is_dir():
-                raise OutputError(f"--png {self.png}: exists and is not a folder")
-            parent = self.png.parent if str(self.png.parent) else Path(".")
-            if not parent.is_dir():
-                raise OutputError(f"--png {self.png}: folder {parent} does not exist")
+    def __init__(self, json_path: str | None, html_path: str | None, png_dir: str | None,
+                 inputs: Sequence[tuple[str, str | None]] = ()) -> None:
+        self.html = html_path
+        try:
+            self.plan = OutputPlan([("--json", json_path), ("--html", html_path)], png_dir, inputs)
+        except OutputConflict as exc:
+            raise UsageError(str(exc)) from None
+        self.to_stdout = self.plan.to_stdout
 
     def write(self, evaluations: list[Evaluation], title: str, console: Console,
               json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None,
               html_tests: list[dict[str, Any]] | None = None) -> None:
         """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
         intervals) replace the evaluations in the HTML page."""
-        from .atomic import atomic_write
-
-        staged: list[tuple[Path, Path]] = []
-        tmp_dirs: list[Path] = []
-        try:
-            json_text = None if self.json is None else _json_of(evaluations, json_extra)
-            html_text = None
-            if self.html is not None:
+        contents = []
+        for out in self.plan.files:
+            if out.option == "--json":
+                contents.append(_json_of(evaluations, json_extra).encode())
+            else:
                 from .report.html import render_html
 
-                html_text = render_html(html_items or evaluations, title=title, tests=html_tests)
-            if self.png is not None:
-                parent = self.png.parent if str(self.png.parent) else Path(".")
-                tmp = Path(tempfile.mkdtemp(prefix=".clfeval-png-", dir=parent))
-                tmp_dirs.append(tmp)
-                from .plot import save_pngs
+                contents.append(render_html(html_items or evaluations, title=title, tests=html_tests).encode())
+        pngs: list[tuple[str, bytes]] = []
+        if self.plan.png is not None:
+            from .plot import render_pngs
 
-                written = save_pngs(evaluations if len(evaluations) > 1 else evaluations[0], tmp)
-                staged = [(p, self.png / p.name) for p in written]
-            # everything is ready: write
-            for path, text in ((self.json, json_text), (self.html, html_text)):
-                if path is not None and text is not None:
-                    with atomic_write(path) as f:
-                        f.write(text)
-                    console.print(f"wrote {path}")
-            if staged:
-                self.png.mkdir(exist_ok=True)
-                for src, dst in staged:
-                    os.replace(src, dst)
-                console.print(f"wrote {len(staged)} PNG files to {self.png}/: {', '.join(d.name for _, d in staged)}")
-        finally:
-            for d in tmp_dirs:
-                shutil.rmtree(d, ignore_errors=True)
+            pngs = render_pngs(evaluations if len(evaluations) > 1 else evaluations[0])
+        written = self.plan.write(contents, pngs)
+        for out in self.plan.files:
+            console.print(f"wrote the {out.option[2:].upper()} to standard output" if out.path is None
+                          else f"wrote {out.shown}")
+        if pngs and self.plan.png is not None:
+            console.print(f"wrote {len(pngs)} PNG files to {self.plan.png.shown.rstrip('/')}/: "
+                          f"{', '.join(name for name, _ in pngs)}")
 
 
 def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None) -> str:
@@ -795,9 +773,9 @@ def _compare(args: argparse.Namespace) -> int:
     from .evaluation import evaluate, predict_from_scores
     from .report.terminal import print_comparison, print_tests
 
+    outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file)])
     _check_level(args.level)
     specs = _model_specs(args.model)
-    outputs = _Outputs(args.json, args.html, args.png)
     from .tabular import read_models
 
     y_true, models, _ = read_models(args.file, y_true=args.y_true, models=specs, progress=args.progress)
@@ -817,7 +795,7 @@ def _compare(args: argparse.Namespace) -> int:
             else:
                 preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
     tests = _paired_tests(y_true, models, evs, preds, args)
-    console = _console()
+    console = _console(outputs.to_stdout)
     print_comparison(evs, console)
     console.print()
     print_tests(tests, args.level, console)
@@ -871,10 +849,12 @@ def _demo(args: argparse.Namespace) -> int:
     if single_file and len(kinds) > 1:
         raise UsageError("--out FILE.html needs --kind binary or --kind multiclass (two reports otherwise)")
     targets = {k: out if single_file else out / f"clfeval-demo-{k}.html" for k in kinds}
+    plan = None
     if not args.no_html:
         folder = out.parent if single_file else out
         if not folder.is_dir():
             raise OutputError(f"--out {out}: folder {folder} does not exist")
+        plan = OutputPlan([("--out", str(targets[k])) for k in kinds])
     console = _console()
     pages: list[tuple[Path, str]] = []
     for kind in kinds:
@@ -897,11 +877,9 @@ def _demo(args: argparse.Namespace) -> int:
             from .report.html import render_html
 
             pages.append((targets[kind], render_html(evs, title=f"clfeval demo: {demo.title}")))
-    from .atomic import atomic_write
-
-    for path, text in pages:
-        with atomic_write(path) as f:
-            f.write(text)
+    if plan is not None:
+        plan.write([text.encode() for _, text in pages])
+    for path, _ in pages:
         console.print(f"wrote the HTML report to {path.resolve()} (open it in a browser; it works offline)")
     return 0
 
@@ -928,5 +906,6 @@ def _demo_moral(evs: list[Evaluation]) -> str:
 
 
 if __name__ == "__main__":  # pragma: no cover
+    install_signal_handlers()
     with contextlib.suppress(BrokenPipeError):
         sys.exit(main())

@@ -23,7 +23,7 @@ from .cross import CrossValidationCurveDisplay, FoldMetricsDisplay
 from .ovr import OneVsRestDisplay
 from .pr import PrecisionRecallDisplay
 from .roc import RocCurveDisplay
-from .save import save_pngs
+from .save import render_pngs, save_pngs
 from .threshold import ThresholdMetricsDisplay
 from .threshold3d import ThresholdCurve3DDisplay
 
@@ -41,4 +41,5 @@ __all__ = [
     "CostCurveDisplay",
     "DecisionCurveDisplay",
     "save_pngs",
+    "render_pngs",
 ]

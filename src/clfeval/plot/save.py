@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..evaluation import Evaluation
 
-__all__ = ["save_pngs", "slug"]
+__all__ = ["save_pngs", "render_pngs", "slug"]
 
 
 def slug(text: str) -> str:
@@ -75,6 +75,27 @@ def _write(fig: Figure, path: Path) -> Path:
     return path
 
 
+def render_pngs(evaluations: Evaluation | Sequence[Evaluation], *, dpi: float = 120) -> list[tuple[str, bytes]]:
+    """The files :func:`save_pngs` writes, as (file name, PNG bytes), in the same order, written
+    nowhere (for a caller that writes them together with other outputs).
+
+    >>> import clfeval
+    >>> [(name, data[:4]) for name, data in render_pngs(clfeval.evaluate([0, 1], [0, 1]))]
+    [('confusion_matrix.png', b'\\x89PNG'), ('confusion_matrix_normalized.png', b'\\x89PNG')]
+    """
+    import io
+
+    def emit(filename: str, fig: Figure) -> tuple[str, bytes]:
+        buffer = io.BytesIO()
+        try:
+            fig.savefig(buffer, format="png")
+        finally:
+            fig.clear()
+        return filename, buffer.getvalue()
+
+    return _draw_all(evaluations, dpi, emit)
+
+
 def save_pngs(
     evaluations: Evaluation | Sequence[Evaluation], directory: str | os.PathLike, *, dpi: float = 120
 ) -> list[Path]:
@@ -87,19 +108,28 @@ def save_pngs(
     besides), ``roc_3d.png`` and ``pr_3d.png``. Returns the paths written, in that order.
     """
     require_matplotlib()
-    evs = [evaluations] if not isinstance(evaluations, Sequence) else list(evaluations)
-    if not evs:
+    if isinstance(evaluations, Sequence) and not evaluations:
         raise ValueError("save_pngs needs at least one Evaluation.")
     out_dir = Path(directory)
     out_dir.mkdir(parents=True, exist_ok=True)
+    return _draw_all(evaluations, dpi, lambda filename, fig: _write(fig, out_dir / filename))
+
+
+def _draw_all(evaluations: Evaluation | Sequence[Evaluation], dpi: float,
+              emit: Callable[[str, Figure], Any]) -> list[Any]:
+    """Draw every standard plot, handing each (file name, figure) to ``emit``; its results, in order."""
+    require_matplotlib()
+    evs = [evaluations] if not isinstance(evaluations, Sequence) else list(evaluations)
+    if not evs:
+        raise ValueError("save_pngs needs at least one Evaluation.")
     several = len(evs) > 1
     slugs = _slugs(evs)
-    written: list[Path] = []
+    written: list[Any] = []
 
     def save(filename: str, figsize: tuple[float, float], draw: Callable[[Any], Any], projection: str | None = None) -> None:
         fig = _figure(figsize, dpi)
         draw(fig.add_subplot(projection=projection))
-        written.append(_write(fig, out_dir / filename))
+        written.append(emit(filename, fig))
 
     for ev, s in zip(evs, slugs):
         if ev.confusion.counts is None:
