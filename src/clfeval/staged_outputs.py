@@ -59,6 +59,8 @@ STAGED_NAME = re.compile(r"\.clfeval-staged-(\d+)-[0-9a-f]{12}\.tmp")
 USE_TMPFILE = True
 #: TEST ONLY: seconds to sleep between staging and commit, so a test can signal "while writing"
 TEST_PAUSE_ENV = "CLFEVAL_TEST_PAUSE_BEFORE_COMMIT"
+#: TEST ONLY: seconds to sleep inside the commit (between naming the files and moving them)
+TEST_PAUSE_COMMIT_ENV = "CLFEVAL_TEST_PAUSE_DURING_COMMIT"
 _NO_TMPFILE = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, getattr(errno, "ENOTSUP", errno.EOPNOTSUPP)}
 
 _progress: dict[str, Any] = {"written": [], "writing": None}
@@ -277,6 +279,13 @@ def _pngs_in(folder: Path) -> list[Path]:
 # ---------------------------------------------------------------- staging
 
 
+def _test_pause(variable: str) -> None:
+    """TEST ONLY: sleep as long as the environment variable says (unset: not at all)."""
+    seconds = os.environ.get(variable)
+    if seconds:
+        time.sleep(float(seconds))
+
+
 def _pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -469,9 +478,7 @@ class StagedOutputs:
     def commit(self) -> list[str]:
         """Move every staged file into place (signals held back meanwhile), then write the streams;
         returns the outputs written (as typed)."""
-        pause = os.environ.get(TEST_PAUSE_ENV)
-        if pause:
-            time.sleep(float(pause))
+        _test_pause(TEST_PAUSE_ENV)
         written: list[str] = []
         with signals_deferred():
             current = None
@@ -484,6 +491,7 @@ class StagedOutputs:
                 for staged in self._staged:
                     current = staged.out.shown
                     staged.name_beside_target()
+                _test_pause(TEST_PAUSE_COMMIT_ENV)
                 for staged in self._staged:
                     current = staged.out.shown
                     os.replace(staged.name, staged.out.path)  # type: ignore[arg-type]
