@@ -304,12 +304,31 @@ def test_a_signal_during_the_commit_completes_the_set(work: Path) -> None:
     assert sorted(listing(work)) == ["i.csv", "o.html", "o.json"]
 
 
+FORCED_FALLBACK = ("import sys, clfeval.staged_outputs as s; s.USE_TMPFILE = False; "
+                   "from clfeval.command import main; sys.argv[0] = 'clfeval'; sys.exit(main())")
+
+
+def test_without_o_tmpfile_a_signal_removes_the_named_staged_files(work: Path) -> None:
+    p = subprocess.Popen([sys.executable, "-c", FORCED_FALLBACK, "report", "i.csv", "--json", "o.json", "--html",
+                          "o.html"], cwd=work, env=env(**{PAUSE: "30"}), stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    ready = _staging(work)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and p.poll() is None and not ready(p.pid):
+        time.sleep(0.02)
+    time.sleep(0.3)
+    assert any(n.startswith(".clfeval-staged-") for n in os.listdir(work))  # staged under hidden names
+    p.send_signal(signal.SIGTERM)
+    _, err = p.communicate(timeout=60)
+    one_line_error(subprocess.CompletedProcess(p.args, p.returncode, "", err), 143,
+                   "interrupted (SIGTERM); nothing was written")
+    assert sorted(listing(work)) == ["i.csv"]
+
+
 def test_without_o_tmpfile_a_killed_run_is_cleaned_by_the_next(work: Path) -> None:
     """Where O_TMPFILE is missing, staged files have clfeval's own hidden names; the next run removes
     those of dead processes, and nothing else."""
-    forced = ("import sys, clfeval.staged_outputs as s; s.USE_TMPFILE = False; from clfeval.command import main; "
-              "sys.argv[0] = 'clfeval'; sys.exit(main())")
-    p = subprocess.Popen([sys.executable, "-c", forced, "report", "i.csv", "--json", "o.json", "--html", "o.html"],
+    p = subprocess.Popen([sys.executable, "-c", FORCED_FALLBACK, "report", "i.csv", "--json", "o.json", "--html", "o.html"],
                          cwd=work, env=env(**{PAUSE: "30"}), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     ready = _staging(work)
     deadline = time.monotonic() + 60
