@@ -42,10 +42,14 @@ __all__ = list(_PUBLIC)
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _PUBLIC:
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _load_all()  # the whole public surface at once, in its usual order (no partial imports)
+    if name not in _PUBLIC:  # a submodule the public ones import (clfeval.labels...), as before
+        if name in globals():
+            return globals()[name]
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module_name, attribute = _PUBLIC[name]
-    _load_all()  # the whole public surface at once, in its usual order (no partial imports)
     module = importlib.import_module(f".{module_name}", __name__)
     value = module if attribute is None else getattr(module, attribute)
     globals()[name] = value
