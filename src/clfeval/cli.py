@@ -6,8 +6,9 @@ file whose evaluation in memory would take more than ``--memory-budget``, is str
 record batches into a :class:`~clfeval.streaming.StreamingEvaluation`, in bounded memory, with
 the same numbers; ``--scheduler`` evaluates on a Dask cluster. ``demo`` does the same on the example
 data shipped inside the package. Errors are one line on stderr (``clfeval: error: ...``), exit
-status 1 for bad data or files and 2 for bad usage; every output is computed before the first
-file is written, and each file is written whole or not at all.
+status 1 for bad data or files and 2 for bad usage; every output is computed and staged before
+any is written, then all are moved into place together, or none (:mod:`clfeval.staged_outputs`);
+an output that is an input is refused. Ctrl-C and SIGTERM: :mod:`clfeval.command`.
 
 >>> args = build_parser().parse_args(["report", "preds.parquet", "--y-score", "p0,p1,p2", "--json", "out.json"])
 >>> args.file, args.y_score, args.json
@@ -223,7 +224,8 @@ def _size(n: float) -> str:
 
 
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:
-    p.add_argument("--json", metavar="PATH", help="write everything as JSON")
+    p.add_argument("--json", metavar="PATH", help="write everything as JSON ('-': to standard output, and the "
+                                                  "terminal report to standard error)")
     p.add_argument("--html", metavar="PATH", help=html_help)
     p.add_argument("--png", metavar="DIR", help="write the plots as PNG files into DIR")
 

@@ -237,12 +237,12 @@ class OutputPlan:
                 raise OutputConflict(f"{first.option} {first.shown} and {out.option} {out.shown} are the same file; "
                                      "give each output its own path")
             seen[key] = out
-        if self.png is not None and self.png.exists and not extra:
-            for key, name in self.inputs.items():  # an input named like a plot, in the plots' folder
-                for entry in _pngs_in(self.png.path):
-                    if Output("", "", entry).key() == key:
-                        raise OutputConflict(f"{self.png.option} {self.png.shown}: it holds {name}, which a plot "
-                                             "could overwrite; give another folder")
+        if self.png is not None and self.png.exists and not extra and self.inputs:
+            for entry in _pngs_in(self.png.path):  # an input named like a plot, in the plots' folder
+                name = self.inputs.get(Output("", "", entry).key())
+                if name is not None:
+                    raise OutputConflict(f"{self.png.option} {self.png.shown}: it holds {name}, which a plot "
+                                         "could overwrite; give another folder")
 
     def write(self, contents: Sequence[bytes], pngs: Sequence[tuple[str, bytes]] = ()) -> list[str]:
         """Stage ``contents`` (one per file output, in order) and ``pngs`` ((name, bytes) in the
@@ -486,8 +486,9 @@ class StagedOutputs:
             try:
                 for path, shown in self._folders:
                     current = shown
-                    os.mkdir(path)
-                    self._made.append(path)
+                    with suppress(FileExistsError):
+                        os.mkdir(path)
+                        self._made.append(path)
                 for staged in self._staged:
                     current = staged.out.shown
                     staged.name_beside_target()
