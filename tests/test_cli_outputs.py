@@ -140,6 +140,14 @@ def test_two_outputs_on_one_file_are_refused(work: Path) -> None:
     assert listing(work) == before
 
 
+def test_an_output_named_like_a_plot_in_the_plot_folder(work: Path) -> None:
+    (work / "plots").mkdir()
+    r = run("report", "i.csv", "--json", "plots/roc.png", "--png", "plots", cwd=work)
+    one_line_error(r, 2, "--json plots/roc.png and --png plots/roc.png are the same file; give each output its "
+                         "own path")
+    assert sorted(listing(work)) == ["i.csv", "plots"]
+
+
 def test_a_plot_folder_holding_an_input_named_like_a_plot(tmp_path: Path) -> None:
     (tmp_path / "roc.png").write_bytes(b"label,score\n")
     with pytest.raises(OutputConflict, match="holds the input file"):

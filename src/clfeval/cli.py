@@ -730,7 +730,10 @@ class _Outputs:
             from .plot import render_pngs
 
             pngs = render_pngs(evaluations if len(evaluations) > 1 else evaluations[0])
-        written = self.plan.write(contents, pngs)
+        try:
+            self.plan.write(contents, pngs)
+        except OutputConflict as exc:  # a plot named like another output: known only now, still nothing written
+            raise UsageError(str(exc)) from None
         for out in self.plan.files:
             console.print(f"wrote the {out.option[2:].upper()} to standard output" if out.path is None
                           else f"wrote {out.shown}")
