@@ -52,6 +52,7 @@ import numpy as np
 from .evaluation import Evaluation, _check_threshold, _resolve_labels
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, as_score_array, union_labels, unique_sorted
+from .score_kind import default_threshold, kind_of_range
 from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
 
 __all__ = ["evaluate", "evaluate_file", "statistics"]
@@ -187,7 +188,7 @@ def _statistics(
             options["labels"] = classes = _plain_strings(classes)
         if need_range and classes.size <= 2:
             # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)
-            options["threshold"] = 0.5 if summary.score_min >= 0 and summary.score_max <= 1 else 0.0
+            options["threshold"] = default_threshold(kind_of_range(summary.score_min, summary.score_max))
     streams = source.tasks(_partition_stream, list(_ROLES), options)
     return _tree(streams, _merge_streams, "clfeval-merge", split_every, options)
 

@@ -8,7 +8,10 @@ checks and messages (a message names the file and the row). When the caller does
 the columns, the obvious layouts are detected (``y_true``/``label``/``target``..., ``y_pred``/
 ``prediction``..., ``y_score``/``score``/``proba``... or one score column per class such as
 ``proba_setosa, proba_versicolor, ...``) and :attr:`Predictions.detected` says what was found.
-Every problem with the file raises :class:`InputFileError` with one line that says what and where.
+Every problem with the file raises :class:`InputFileError` with one line that says what and where
+(a duplicated column read or detectable, an empty label, a ragged row, bytes that are not UTF-8,
+a Parquet page that fails its checksum: see :mod:`clfeval.input_checks`). A CSV file may be
+compressed (``.csv.gz``, ``.bz2``, ``.zst``), in a directory too.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
@@ -30,6 +33,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .input_checks import (
+    compression_of,
+    data_suffix,
+    duplicate_message,
+    duplicated_columns,
+    find_bad_csv_row,
+    first_not_utf8,
+    open_decompressed,
+    read_head,
+    shown_bytes,
+)
 
 __all__ = ["InputFileError", "Predictions", "PredictionBatches", "read_predictions", "iter_prediction_batches",
            "ModelColumns", "read_models", "FORMATS", "DEFAULT_BATCH_ROWS"]
@@ -146,6 +161,8 @@ class PredictionBatches:
         self.y_true_column, self.y_pred_column, self.weight_column = layout.y_true, layout.y_pred, layout.sample_weight
         self.batch_rows, self.progress = batch_rows, progress
         self._wanted = list(dict.fromkeys(c for c in layout.all_columns() if c is not None))
+        #: (lowest, highest) score of the rows read so far (None before any): what the scores' kind is decided on
+        self.score_range: tuple[float, float] | None = None
 
     def __repr__(self) -> str:
         return (f"PredictionBatches(path={str(self.path)!r}, format={self.format!r}, files={len(self.files)}, "
@@ -186,7 +203,7 @@ class PredictionBatches:
         show = _want_progress(self.nbytes, self.progress)
         parts = []
         for file, place in self._places():
-            table = _read(file, self.format, self._wanted, show)
+            table = _read(file, self.format, self._wanted, show, place)
             if table.num_rows:
                 parts.append(self._convert(table, place))
             place.advance(table.num_rows)
@@ -238,7 +255,7 @@ class PredictionBatches:
                 import pyarrow.parquet as pq
 
                 # no pre-buffering, a bounded read buffer: memory does not grow with a row group's size
-                pf = pq.ParquetFile(file, pre_buffer=False, buffer_size=1 << 22)
+                pf = pq.ParquetFile(file, pre_buffer=False, buffer_size=1 << 22, page_checksum_verification=True)
                 for batch in pf.iter_batches(batch_size=n, columns=self._wanted):
                     yield pa.Table.from_batches([batch])
                     advance(batch.num_rows)
@@ -250,7 +267,7 @@ class PredictionBatches:
                     if feather:
                         advance(table.num_rows)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-            raise InputFileError(f"{file}: {_one_line(exc)}") from None
+            raise InputFileError(f"{file}: {_read_failure(exc)}") from None
 
     def _feather_blocks(self, file: Path) -> Iterator[Any]:
         """The record batches of a Feather (Arrow IPC) file, memory-mapped, only the columns read."""
@@ -277,8 +294,8 @@ class PredictionBatches:
         size, done, schema = file.stat().st_size, 0, None
         with open(file, "rb") as raw:
             try:
-                reader = pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
-                                       convert_options=convert)
+                reader = pcsv.open_csv(open_decompressed(raw, file), read_options=read,
+                                       parse_options=_csv_parse_options(file), convert_options=convert)
                 schema = reader.schema
                 for batch in reader:
                     yield batch
@@ -286,7 +303,11 @@ class PredictionBatches:
                     advance(now - done)
                     done = now
             except pa.ArrowInvalid as exc:
-                raise _csv_conversion_error(file, exc, schema, numeric, read, rows) or exc
+                try:
+                    found = _csv_conversion_error(file, exc, schema, numeric, read, rows)
+                except pa.ArrowInvalid:  # the column read again as text fails too (bytes not UTF-8)
+                    found = None
+                raise found or csv_row_error(file, exc, self._wanted, rows, any_error=True) or exc
         advance(size - done)
 
     def _convert(self, table: Any, rows: _Rows) -> Predictions:
@@ -302,6 +323,10 @@ class PredictionBatches:
         if layout.y_score:
             cols = [_numbers(table, c, rows, "score") for c in layout.y_score]
             out.y_score = cols[0] if len(cols) == 1 else np.column_stack(cols)
+            if out.y_score.size:
+                lo, hi = float(out.y_score.min()), float(out.y_score.max())
+                seen = self.score_range
+                self.score_range = (lo, hi) if seen is None else (min(seen[0], lo), max(seen[1], hi))
         if layout.sample_weight is not None:
             out.sample_weight = _numbers(table, layout.sample_weight, rows, "weight")
         return out
@@ -382,7 +407,7 @@ class _Source:
                 raise InputFileError(f"{path}: no CSV, Parquet or Feather file in the directory")
             by_format: dict[str, list[Path]] = {}
             for f in files:
-                by_format.setdefault(FOLDER_FORMATS[f.suffix.lower()], []).append(f)
+                by_format.setdefault(FOLDER_FORMATS[data_suffix(f)], []).append(f)
             if len(by_format) > 1:
                 mix = "; ".join(f"{len(fs)} {fmt} ({_listing([str(f.relative_to(path)) for f in fs], 3)})"
                                 for fmt, fs in by_format.items())
@@ -401,6 +426,10 @@ class _Source:
         """Every file of a directory holds the columns read, labels of one kind."""
         first, schema0 = self.files[0], self.schemas[0]
         for file, schema in zip(self.files[1:], self.schemas[1:]):
+            twice = duplicated_columns(list(schema.names))
+            for role, name in layout.roles():
+                if name in twice:
+                    raise InputFileError(f"{file}: {duplicate_message(name, twice[name], f'it is read as {role}')}")
             for role, name in layout.roles():
                 if name not in schema.names:
                     raise InputFileError(
@@ -417,13 +446,14 @@ class _Source:
     def estimated_rows(self) -> float:
         if self.rows is not None:
             return float(sum(self.rows))
-        return sum(size / _csv_bytes_per_row(f) for f, size in zip(self.files, self.sizes))
+        return sum(size / _csv_bytes_per_row(f, on_disk=True) for f, size in zip(self.files, self.sizes))
 
 
 def _folder_files(folder: Path) -> list[Path]:
     """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over."""
     return sorted(p for p in folder.rglob("*")
-                  if p.suffix.lower() in FOLDER_FORMATS and p.is_file()
+                  if data_suffix(p) in FOLDER_FORMATS and p.is_file()
+                  and (compression_of(p) is None or FOLDER_FORMATS[data_suffix(p)] == "csv")
                   and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts))
 
 
@@ -456,11 +486,16 @@ def _row_bytes(t: Any) -> int:
         return 32
 
 
-def _csv_bytes_per_row(path: Path) -> float:
-    """Bytes per line in the first 64 KiB of a CSV file."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
-    return max(len(head) / max(head.count(b"\n"), 1), 1.0)
+def _csv_bytes_per_row(path: Path, on_disk: bool = False) -> float:
+    """Bytes per line in the first 64 KiB of a CSV file's data (``on_disk``: of the file as stored,
+    compressed or not)."""
+    head = read_head(path, 1 << 16)
+    per_row = max(len(head) / max(head.count(b"\n"), 1), 1.0)
+    if on_disk and compression_of(path) is not None and head:
+        import zlib  # a compressed file's bytes per row: the head's, times its compression ratio (about)
+
+        per_row *= min(len(zlib.compress(head, 6)) / len(head), 1.0)
+    return per_row
 
 
 def _csv_block_size(path: Path, batch_rows: int) -> int:
@@ -483,15 +518,16 @@ def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: 
     if m is None:
         return None
     with open(file, "rb") as raw:
-        name = pcsv.open_csv(raw, parse_options=_csv_parse_options(file)).schema.names[int(m.group(1))]
+        name = pcsv.open_csv(open_decompressed(raw, file),
+                             parse_options=_csv_parse_options(file)).schema.names[int(m.group(1))]
     if name not in numeric and schema is None:  # the first block: its types are its own, all rows agree
         return None
     target = pa.float64() if name in numeric else schema.field(name).type
     convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
     where = _Rows(file, folder=rows.folder, folder_first=rows.folder_first)
     with open(file, "rb") as raw:
-        for batch in pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
-                                   convert_options=convert):
+        for batch in pcsv.open_csv(open_decompressed(raw, file), read_options=read,
+                                   parse_options=_csv_parse_options(file), convert_options=convert):
             column = batch.column(0)
             try:
                 pc.cast(column, target)
@@ -551,7 +587,12 @@ def read_models(
     for option, name in wanted:
         if name not in columns:
             raise InputFileError(_missing(path, option, name, columns))
-    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path.stat().st_size, progress))
+    twice = duplicated_columns(columns)
+    for option, name in wanted:
+        if name in twice:
+            raise InputFileError(f"{path}: {duplicate_message(name, twice[name], f'{option} reads it')}")
+    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path.stat().st_size, progress),
+                  _Rows(path))
     if table.num_rows == 0:
         raise InputFileError(f"{path}: the file has no data rows")
     rows = _Rows(path)
@@ -580,11 +621,13 @@ def _format_of(path: Path) -> str:
         raise InputFileError(f"{path}: is a directory, not a file")
     if path.stat().st_size == 0:
         raise InputFileError(f"{path}: the file is empty")
-    fmt = FORMATS.get(path.suffix.lower())
+    fmt = FORMATS.get(data_suffix(path))
     if fmt is None:
-        with open(path, "rb") as f:
-            head = f.read(8)
+        head = read_head(path, 8)
         fmt = "parquet" if head[:4] == b"PAR1" else "feather" if head[:6] == b"ARROW1" else "csv"
+    if fmt != "csv" and compression_of(path) is not None:
+        raise InputFileError(f"{path}: a compressed {fmt} file ({path.suffix}) cannot be read: {fmt} files compress "
+                             f"their own columns; decompress it, or write the {fmt} file with compression inside")
     return fmt
 
 
@@ -610,16 +653,18 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
                 return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
-        with pcsv.open_csv(path, parse_options=_csv_parse_options(path)) as reader:
+        with open(path, "rb") as raw, pcsv.open_csv(open_decompressed(raw, path),
+                                                    parse_options=_csv_parse_options(path)) as reader:
             return reader.schema, None
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}") from None
+        bad = csv_row_error(path, exc, None, _Rows(path)) if fmt == "csv" else None
+        raise (bad or InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}")) from None
 
 
 def _csv_parse_options(path: Path) -> Any:
     import pyarrow.csv as pcsv
 
-    return pcsv.ParseOptions(delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+    return pcsv.ParseOptions(delimiter="\t" if data_suffix(path) == ".tsv" else ",")
 
 
 def _want_progress(size: int, progress: bool | None) -> bool:
@@ -631,8 +676,9 @@ def _want_progress(size: int, progress: bool | None) -> bool:
     return size >= PROGRESS_MIN_BYTES and sys.stderr.isatty()
 
 
-def _read(path: Path, fmt: str, columns: list[str], show_progress: bool) -> Any:
-    """The named columns as one pyarrow Table (row order kept)."""
+def _read(path: Path, fmt: str, columns: list[str], show_progress: bool, rows: _Rows) -> Any:
+    """The named columns as one pyarrow Table (row order kept); ``rows`` places the file's rows
+    (in a directory) for messages."""
     import pyarrow as pa
 
     try:
@@ -644,7 +690,34 @@ def _read(path: Path, fmt: str, columns: list[str], show_progress: bool) -> Any:
             return feather.read_table(path, columns=columns, memory_map=True)
         return _read_csv(path, columns, show_progress)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-        raise InputFileError(f"{path}: {_one_line(exc)}") from None
+        bad = csv_row_error(path, exc, columns, rows) if fmt == "csv" else None
+        raise (bad or InputFileError(f"{path}: {_read_failure(exc)}")) from None
+
+
+def _read_failure(exc: BaseException) -> str:
+    """pyarrow's error in one line; a Parquet page that fails its checksum says so first."""
+    text = _one_line(exc)
+    if "checksum" in text.lower():
+        return f"a data page fails its checksum: the file is damaged (changed after it was written) ({text})"
+    return text
+
+
+def csv_row_error(path: Path, exc: BaseException, columns: list[str] | None, rows: _Rows,
+                  any_error: bool = False) -> InputFileError | None:
+    """pyarrow's refusal of a CSV file with a ragged row or bytes that are not UTF-8 (in
+    ``columns``; all if None), said with the data row (1-based) and column; None if the file has
+    no such row or (unless ``any_error``) pyarrow's error is of another kind."""
+    text = str(exc)
+    if not any_error and "CSV parse error" not in text and "UTF8" not in text:
+        return None
+    found = find_bad_csv_row(path, _csv_parse_options(path).delimiter, columns)
+    if found is None:
+        return None
+    i, column, what = found
+    where = _Rows(path, folder=rows.folder, folder_first=rows.folder_first).row(i)
+    if column is None:
+        return InputFileError(f"{path}: {where} {what}")
+    return InputFileError(f"{path}: column {column!r}, {where}: {what}")
 
 
 def _read_parquet(path: Path, columns: list[str], show_progress: bool) -> Any:
@@ -652,7 +725,7 @@ def _read_parquet(path: Path, columns: list[str], show_progress: bool) -> Any:
     import pyarrow.parquet as pq
 
     # one file: ParquetFile reads it without pyarrow.dataset (whose import pulls in pandas)
-    pf = pq.ParquetFile(path)
+    pf = pq.ParquetFile(path, page_checksum_verification=True)  # a damaged page is an error, not other numbers
     if not show_progress:
         return pf.read(columns=columns)
     groups = pf.metadata.num_row_groups
@@ -672,11 +745,12 @@ def _read_csv(path: Path, columns: list[str], show_progress: bool) -> Any:
     convert = pcsv.ConvertOptions(include_columns=columns)
     parse = _csv_parse_options(path)
     if not show_progress:
-        return pcsv.read_csv(path, parse_options=parse, convert_options=convert)
+        with open(path, "rb") as raw:
+            return pcsv.read_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
     size = path.stat().st_size
     batches = []
     with open(path, "rb") as raw, _progress_bar(path, size, "bytes") as advance:
-        reader = pcsv.open_csv(raw, parse_options=parse, convert_options=convert)
+        reader = pcsv.open_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
         done = 0
         for batch in reader:
             batches.append(batch)
@@ -735,6 +809,8 @@ class _Layout:
                              *(("--y-score", c) for c in (y_score or []))):
             if name is not None and name not in columns:
                 raise InputFileError(_missing(path, option, name, columns))
+        _check_duplicates(path, columns, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
+                                          "y_score": y_score})
         detected: list[str] = []
         named = {y_true, y_pred, sample_weight, *(y_score or [])}
         free = [c for c in columns if c not in named]
@@ -744,6 +820,11 @@ class _Layout:
                 return given
             lower = {c.lower(): c for c in free}
             for n in names:
+                alike = list(dict.fromkeys(c for c in free if c.lower() == n))
+                if len(alike) > 1:  # e.g. Score and score: which one is meant is not known
+                    raise InputFileError(
+                        f"{path}: columns {' and '.join(repr(c) for c in alike)} both look like the {role} column; "
+                        f"name the one to read with --{role.replace('_', '-')} COLUMN")
                 if n in lower:
                     free.remove(lower[n])
                     detected.append(f"{role} = {lower[n]}")
@@ -772,6 +853,32 @@ class _Layout:
                 f"{path}: no prediction or score column found; name them with --y-pred COLUMN "
                 f"or --y-score COLUMN[,COLUMN...] (columns: {_listing(columns)})")
         return cls(true_col, pred_col, score_cols or None, weight_col, score_labels, detected)
+
+
+_OPTIONS = {"y_true": "--y-true", "y_pred": "--y-pred", "sample_weight": "--sample-weight", "y_score": "--y-score"}
+_DETECTED_BY = {"y_true": TRUE_NAMES, "y_pred": PRED_NAMES, "sample_weight": WEIGHT_NAMES, "y_score": SCORE_NAMES}
+
+
+def _check_duplicates(path: Path, columns: list[str], given: dict[str, Any]) -> None:
+    """A column name that occurs twice is an error when it is read (named by an option) or when
+    the detection of a role not named looks at it (it might have been picked): pyarrow would
+    read one of them (CSV: the first) or both (Parquet), silently. Other duplicated names (an
+    ``id`` column twice) are not read and pass."""
+    twice = duplicated_columns(columns)
+    for name, places in twice.items():
+        why = None
+        for role, value in given.items():
+            if name in (value if isinstance(value, list) else [value]):
+                why = f"{_OPTIONS[role]} reads it"
+                break
+        if why is None:
+            for role, names in _DETECTED_BY.items():
+                per_class = role == "y_score" and _PER_CLASS.match(name) is not None
+                if given[role] is None and (name.lower() in names or per_class):
+                    why = f"clfeval looks for the {role} column by that name"
+                    break
+        if why is not None:
+            raise InputFileError(f"{path}: {duplicate_message(name, places, why)}")
 
 
 def _per_class_scores(free: list[str]) -> tuple[list[str], list[str] | None]:
@@ -833,8 +940,10 @@ def _to_numpy(col: Any) -> np.ndarray:
 
 
 def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
-    """A label column as numpy: integers, strings or booleans; no missing values."""
+    """A label column as numpy: integers, strings or booleans; no missing values (an empty or
+    blank text is a missing value too, not a class named ''); text that is not UTF-8 is an error."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     path = rows.path
     col = table.column(name)
@@ -842,6 +951,15 @@ def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
         raise InputFileError(f"{path}: column {name!r} has a missing value at {rows.where(_nulls(col))}")
     if pa.types.is_dictionary(col.type):
         col = col.cast(col.type.value_type)
+    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
+        bad = first_not_utf8(col.to_pylist())
+        if bad is not None:
+            raise InputFileError(f"{path}: column {name!r}, {rows.row(bad[0])}: {shown_bytes(bad[1])} is not UTF-8 text")
+        col = col.cast(pa.string())
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        blank = np.flatnonzero(pc.equal(pc.utf8_trim_whitespace(col), "").to_numpy(zero_copy_only=False))
+        if blank.size:
+            raise InputFileError(f"{path}: column {name!r} has a missing value (empty text) at {rows.where(blank)}")
     values = _to_numpy(col)
     if values.dtype == object:
         values = values.astype(str)
@@ -860,6 +978,9 @@ def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type)
             or pa.types.is_null(col.type)):
         values = col.to_pylist()
+        bad = first_not_utf8(values)
+        if bad is not None:
+            raise InputFileError(f"{path}: column {name!r}, {rows.row(bad[0])}: {shown_bytes(bad[1])} is not UTF-8 text")
         for i, v in enumerate(values):
             if v is not None:
                 try:
