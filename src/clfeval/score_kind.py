@@ -21,12 +21,13 @@ scikit-learn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 __all__ = ["PROBABILITY_TOLERANCE", "score_kind", "kind_of_range", "default_threshold", "combined_kind",
-           "outside_unit_interval", "score_range_note"]
+           "outside_unit_interval", "score_range_note", "evaluation_score_note"]
 
 #: how far outside [0, 1] a probability may lie (rounding in a file, float noise) and stay one
 PROBABILITY_TOLERANCE = 1e-6
@@ -88,13 +89,13 @@ def outside_unit_interval(lo: float, hi: float) -> bool:
 
 
 def score_range_note(lo: float, hi: float, *, column: str | None = None, threshold: float | None = None,
-                     threshold_given: bool = False, predictions: str | None = None) -> str | None:
+                     threshold_given: str | None = None, predictions: str | None = None) -> str | None:
     """One line that says how scores from ``lo`` to ``hi`` were read, when any lies outside
     [0, 1]; None when all lie inside (nothing to say).
 
-    ``threshold`` is the cut that made the predictions (``threshold_given`` if the user chose it);
-    ``predictions`` says where the predictions came from otherwise (e.g. "the highest-scoring
-    class").
+    ``threshold`` is the cut that made the predictions; ``threshold_given`` the option, as the
+    user typed it, that chose it (None: the default of the kind); ``predictions`` says where the
+    predictions came from otherwise (e.g. "the highest-scoring class").
 
     >>> score_range_note(0.1, 1.0000001, column="score", threshold=0.5)
     "scores of 'score' run from 0.1 to 1.0000001: read as probabilities (within 1e-06 of [0, 1]); the default threshold 0.5 applies"
@@ -109,8 +110,47 @@ def score_range_note(lo: float, hi: float, *, column: str | None = None, thresho
     of = "" if column is None else f" of {column!r}"
     read = (f"read as probabilities (within {PROBABILITY_TOLERANCE:g} of [0, 1])" if kind == "probability" else
             f"read as decision values (some lie more than {PROBABILITY_TOLERANCE:g} outside [0, 1])")
-    if threshold is not None:
-        cut = f"{'the given' if threshold_given else 'the default'} threshold {threshold:g} applies"
+    if threshold is not None and threshold_given is None:
+        cut = f"the default threshold {threshold:g} applies"
+    elif threshold is not None:
+        given = threshold_given.split()[-1]
+        cut = f"{threshold_given} applies" if given == f"{threshold:g}" else \
+            f"the threshold {threshold:g} ({threshold_given}) applies"
     else:
         cut = f"predictions are {predictions or 'not derived from the scores'}"
     return f"scores{of} run from {float(lo):.10g} to {float(hi):.10g}: {read}; {cut}"
+
+
+def evaluation_score_note(ev: Any, score_range: tuple[float, float] | None = None, *,
+                          columns: Sequence[str] | None = None, threshold_given: str | None = None) -> str | None:
+    """:func:`score_range_note` of an :class:`~clfeval.evaluation.Evaluation`: its scores' range
+    (``score_range`` as read, else from its score statistics), the threshold it applied, or how
+    its predictions were made; None when it has no scores or all lie in [0, 1].
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([1, 1, 1, 0, 0], y_score=[0.9, 0.6, 0.2, 0.7, 1.0000001])
+    >>> evaluation_score_note(ev, columns=["score"])
+    "scores of 'score' run from 0.2 to 1.0000001: read as probabilities (within 1e-06 of [0, 1]); the default threshold 0.5 applies"
+    """
+    if ev.rankings is None:
+        return None
+    if score_range is None:
+        if ev.task == "binary":  # the positive class's scores (the other's may be these negated)
+            wanted = [ev.names[int(np.flatnonzero(ev.labels == ev.pos_label)[0]) if ev.pos_label is not None else 1]]
+        else:
+            wanted = [n for n in ev.names if n in ev.rankings]
+        ends = [(float(r.scores[-1]), float(r.scores[0])) for r in (ev.rankings[n] for n in wanted) if r.scores.size]
+        if not ends:
+            return None
+        score_range = (min(e[0] for e in ends), max(e[1] for e in ends))
+    column = None
+    if columns:
+        column = columns[0] if len(columns) == 1 else f"{columns[0]}, ..., {columns[-1]}"
+    threshold = ev.threshold if ev.task != "multiclass" else None
+    if threshold is None:
+        predictions = ("the highest-scoring class" if ev.task == "multiclass" else
+                       "those of the prediction column, not derived from the scores")
+    else:
+        predictions = None
+    return score_range_note(score_range[0], score_range[1], column=column, threshold=threshold,
+                            threshold_given=threshold_given, predictions=predictions)

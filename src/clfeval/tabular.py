@@ -809,7 +809,7 @@ class _Layout:
                              *(("--y-score", c) for c in (y_score or []))):
             if name is not None and name not in columns:
                 raise InputFileError(_missing(path, option, name, columns))
-        _check_duplicates(path, columns, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
+        check_duplicate_columns(path, columns, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
                                           "y_score": y_score})
         detected: list[str] = []
         named = {y_true, y_pred, sample_weight, *(y_score or [])}
@@ -859,11 +859,21 @@ _OPTIONS = {"y_true": "--y-true", "y_pred": "--y-pred", "sample_weight": "--samp
 _DETECTED_BY = {"y_true": TRUE_NAMES, "y_pred": PRED_NAMES, "sample_weight": WEIGHT_NAMES, "y_score": SCORE_NAMES}
 
 
-def _check_duplicates(path: Path, columns: list[str], given: dict[str, Any]) -> None:
-    """A column name that occurs twice is an error when it is read (named by an option) or when
-    the detection of a role not named looks at it (it might have been picked): pyarrow would
-    read one of them (CSV: the first) or both (Parquet), silently. Other duplicated names (an
-    ``id`` column twice) are not read and pass."""
+def check_duplicate_columns(path: Path, columns: list[str], given: dict[str, Any]) -> None:
+    """A column name that occurs twice is an :class:`InputFileError` when it is read (named in
+    ``given``: role -> column, or list of columns, or None) or when the detection of a role not
+    named looks at it (it might have been picked): pyarrow would read one of them (CSV: the
+    first) or both (Parquet), pandas renames the second, all silently. Other duplicated names
+    (an ``id`` column twice) are not read and pass.
+
+    >>> check_duplicate_columns(Path("p.csv"), ["id", "id", "label", "score"], {"y_true": None, "y_pred": None,
+    ...                         "sample_weight": None, "y_score": None})
+    >>> check_duplicate_columns(Path("p.csv"), ["label", "p", "p"], {"y_true": None, "y_pred": None,
+    ...                         "sample_weight": None, "y_score": ["p"]})
+    Traceback (most recent call last):
+    ...
+    clfeval.tabular.InputFileError: p.csv: column 'p' occurs 2 times (columns 2 and 3) and --y-score reads it: which one holds the data is not known; give each column its own name
+    """
     twice = duplicated_columns(columns)
     for name, places in twice.items():
         why = None
