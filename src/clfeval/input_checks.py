@@ -23,12 +23,18 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
 __all__ = ["COMPRESSIONS", "compression_of", "data_suffix", "open_decompressed", "read_head",
-           "duplicated_columns", "duplicate_message", "find_bad_csv_row", "first_not_utf8", "shown_bytes"]
+           "duplicated_columns", "duplicate_message", "duplicate_column_problem", "find_bad_csv_row", "csv_row_problem",
+           "first_not_utf8", "shown_bytes", "read_failure_text", "csv_delimiter", "csv_bytes_per_row",
+           "csv_conversion_column", "first_unconvertible"]
+
+#: the options that name each role's column
+OPTIONS = {"y_true": "--y-true", "y_pred": "--y-pred", "sample_weight": "--sample-weight", "y_score": "--y-score"}
 
 #: compression suffix -> pyarrow codec: such a CSV file is read decompressed, like any CSV
 COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
@@ -100,6 +106,126 @@ def duplicate_message(name: str, places: Sequence[int], why: str) -> str:
     listed = ", ".join(str(p) for p in places[:-1]) + f" and {places[-1]}"
     return (f"column {name!r} occurs {len(places)} times (columns {listed}) and {why}: which one holds the data "
             "is not known; give each column its own name")
+
+
+def duplicate_column_problem(columns: Sequence[str], given: dict[str, Any], detected_by: dict[str, Sequence[str]],
+                             per_class: Any = None) -> str | None:
+    """What is wrong with the duplicated column names of a file, or None.
+
+    A name that occurs twice is a problem when it is read (named in ``given``: role -> the
+    column, a list of columns, or None) or when the detection of a role not named looks at it
+    (``detected_by``: role -> lowercase names; ``per_class``: a pattern of per-class score
+    columns), since it might have been picked: pyarrow would read one of them (CSV: the first)
+    or both (Parquet), pandas renames the second, all silently. Other duplicated names (an
+    ``id`` column twice) are not read and pass.
+
+    >>> names = {"y_true": ["label"], "y_score": ["score"]}
+    >>> duplicate_column_problem(["id", "id", "label", "score"], {"y_true": None, "y_score": None}, names) is None
+    True
+    >>> duplicate_column_problem(["label", "p", "p"], {"y_true": None, "y_score": ["p"]}, names)[:60]
+    "column 'p' occurs 2 times (columns 2 and 3) and --y-score re"
+    """
+    for name, places in duplicated_columns(columns).items():
+        why = None
+        for role, value in given.items():
+            if name in (value if isinstance(value, (list, tuple)) else [value]):
+                why = f"{OPTIONS.get(role, role)} reads it"
+                break
+        if why is None:
+            for role, names in detected_by.items():
+                pattern = role == "y_score" and per_class is not None and per_class.match(name) is not None
+                if given.get(role) is None and (name.lower() in names or pattern):
+                    why = f"clfeval looks for the {role} column by that name"
+                    break
+        if why is not None:
+            return duplicate_message(name, places, why)
+    return None
+
+
+def read_failure_text(exc: BaseException) -> str:
+    """pyarrow's error in one line; a Parquet page that fails its checksum says so first.
+
+    >>> read_failure_text(OSError("could not verify page integrity, CRC checksum verification failed"))[:44]
+    'a data page fails its checksum: the file is '
+    """
+    text = " ".join(str(exc).split())
+    if "checksum" in text.lower():
+        return f"a data page fails its checksum: the file is damaged (changed after it was written) ({text})"
+    return text
+
+
+def csv_row_problem(path: str | os.PathLike[str], exc: BaseException, columns: Sequence[str] | None,
+                    any_error: bool = False) -> tuple[int, str | None, str] | None:
+    """:func:`find_bad_csv_row` after pyarrow refused the CSV file with ``exc``: only for its
+    errors of ragged rows and of UTF-8 (any error with ``any_error``)."""
+    text = str(exc)
+    if not any_error and "CSV parse error" not in text and "UTF8" not in text:
+        return None
+    return find_bad_csv_row(path, csv_delimiter(path), columns)
+
+
+def csv_delimiter(path: str | os.PathLike[str]) -> str:
+    """Tab for ``.tsv`` files (compressed too), else comma."""
+    return "\t" if data_suffix(path) == ".tsv" else ","
+
+
+def csv_bytes_per_row(path: str | os.PathLike[str], on_disk: bool = False) -> float:
+    """Bytes per line in the first 64 KiB of a CSV file's data (``on_disk``: of the file as
+    stored, about: a compressed file's are the head's times its compression ratio).
+
+    >>> import tempfile
+    >>> f = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(f, "w").write("label,score\\n1,0.5\\n")
+    >>> csv_bytes_per_row(f)
+    9.0
+    """
+    head = read_head(path, 1 << 16)
+    per_row = max(len(head) / max(head.count(b"\n"), 1), 1.0)
+    if on_disk and compression_of(path) is not None and head:
+        import zlib
+
+        per_row *= min(len(zlib.compress(head, 6)) / len(head), 1.0)
+    return per_row
+
+
+_CSV_CONVERSION = re.compile(r"In CSV column #(\d+): CSV conversion error to [^:]+: invalid value")
+
+
+def csv_conversion_column(file: str | os.PathLike[str], exc: BaseException, parse_options: Any) -> str | None:
+    """The column named by pyarrow's "CSV conversion error ... invalid value" ``exc``, else None."""
+    import pyarrow.csv as pcsv
+
+    m = _CSV_CONVERSION.search(str(exc))
+    if m is None:
+        return None
+    with open(file, "rb") as raw:
+        return pcsv.open_csv(open_decompressed(raw, file), parse_options=parse_options).schema.names[int(m.group(1))]
+
+
+def first_unconvertible(file: str | os.PathLike[str], name: str, target: Any, read_options: Any, parse_options: Any
+                        ) -> tuple[int, Any] | None:
+    """(data row index, 0-based; value as text) of the first value of column ``name`` that does
+    not convert to the pyarrow type ``target``, reading that column again as text; None if all do."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as pcsv
+
+    convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
+    seen = 0
+    with open(file, "rb") as raw:
+        for batch in pcsv.open_csv(open_decompressed(raw, file), read_options=read_options,
+                                   parse_options=parse_options, convert_options=convert):
+            column = batch.column(0)
+            try:
+                pc.cast(column, target)
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                for i, value in enumerate(column.to_pylist()):
+                    try:
+                        pc.cast(pa.array([value], pa.string()), target)
+                    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                        return seen + i, value
+            seen += batch.num_rows
+    return None
 
 
 def shown_bytes(value: bytes, limit: int = 40) -> str:

@@ -36,12 +36,18 @@ import numpy as np
 
 from .input_checks import (
     compression_of,
+    csv_bytes_per_row,
+    csv_conversion_column,
+    csv_delimiter,
+    csv_row_problem,
     data_suffix,
+    duplicate_column_problem,
     duplicate_message,
     duplicated_columns,
-    find_bad_csv_row,
     first_not_utf8,
+    first_unconvertible,
     open_decompressed,
+    read_failure_text,
     read_head,
     shown_bytes,
 )
@@ -267,7 +273,7 @@ class PredictionBatches:
                     if feather:
                         advance(table.num_rows)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-            raise InputFileError(f"{file}: {_read_failure(exc)}") from None
+            raise InputFileError(f"{file}: {read_failure_text(exc)}") from None
 
     def _feather_blocks(self, file: Path) -> Iterator[Any]:
         """The record batches of a Feather (Arrow IPC) file, memory-mapped, only the columns read."""
@@ -446,7 +452,7 @@ class _Source:
     def estimated_rows(self) -> float:
         if self.rows is not None:
             return float(sum(self.rows))
-        return sum(size / _csv_bytes_per_row(f, on_disk=True) for f, size in zip(self.files, self.sizes))
+        return sum(size / csv_bytes_per_row(f, on_disk=True) for f, size in zip(self.files, self.sizes))
 
 
 def _folder_files(folder: Path) -> list[Path]:
@@ -486,24 +492,9 @@ def _row_bytes(t: Any) -> int:
         return 32
 
 
-def _csv_bytes_per_row(path: Path, on_disk: bool = False) -> float:
-    """Bytes per line in the first 64 KiB of a CSV file's data (``on_disk``: of the file as stored,
-    compressed or not)."""
-    head = read_head(path, 1 << 16)
-    per_row = max(len(head) / max(head.count(b"\n"), 1), 1.0)
-    if on_disk and compression_of(path) is not None and head:
-        import zlib  # a compressed file's bytes per row: the head's, times its compression ratio (about)
-
-        per_row *= min(len(zlib.compress(head, 6)) / len(head), 1.0)
-    return per_row
-
-
 def _csv_block_size(path: Path, batch_rows: int) -> int:
     """A CSV block of about ``batch_rows`` rows (1 to 64 MiB)."""
-    return int(min(max(batch_rows * _csv_bytes_per_row(path) * 1.05, 1 << 20), 1 << 26))
-
-
-_CSV_CONVERSION = re.compile(r"In CSV column #(\d+): CSV conversion error to [^:]+: invalid value")
+    return int(min(max(batch_rows * csv_bytes_per_row(path) * 1.05, 1 << 20), 1 << 26))
 
 
 def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: set[str], read: Any,
@@ -511,40 +502,22 @@ def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: 
     """A streamed CSV value that does not parse as its column's type: find its row (reading that
     column again as text) and say it as the in-memory reader would; None if it is not found."""
     import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pcsv
 
-    m = _CSV_CONVERSION.search(str(exc))
-    if m is None:
-        return None
-    with open(file, "rb") as raw:
-        name = pcsv.open_csv(open_decompressed(raw, file),
-                             parse_options=_csv_parse_options(file)).schema.names[int(m.group(1))]
-    if name not in numeric and schema is None:  # the first block: its types are its own, all rows agree
+    name = csv_conversion_column(file, exc, _csv_parse_options(file))
+    if name is None or (name not in numeric and schema is None):  # the first block: its types are its own
         return None
     target = pa.float64() if name in numeric else schema.field(name).type
-    convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
+    found = first_unconvertible(file, name, target, read, _csv_parse_options(file))
+    if found is None:
+        return None
+    i, value = found
     where = _Rows(file, folder=rows.folder, folder_first=rows.folder_first)
-    with open(file, "rb") as raw:
-        for batch in pcsv.open_csv(open_decompressed(raw, file), read_options=read,
-                                   parse_options=_csv_parse_options(file), convert_options=convert):
-            column = batch.column(0)
-            try:
-                pc.cast(column, target)
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                for i, value in enumerate(column.to_pylist()):
-                    try:
-                        pc.cast(pa.array([value], pa.string()), target)
-                    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                        where.first = where.seen
-                        if name in numeric:
-                            return _not_a_number(where, name, i, value)
-                        return InputFileError(
-                            f"{file}: column {name!r}, {where.row(i)}: {value!r} is not one of the {_kind(target)} "
-                            "that the first rows hold (a streamed CSV column takes its type from its first rows): "
-                            "give the column values of one kind, or read the file in memory")
-            where.advance(batch.num_rows)
-    return None
+    if name in numeric:
+        return _not_a_number(where, name, i, value)
+    return InputFileError(
+        f"{file}: column {name!r}, {where.row(i)}: {value!r} is not one of the {_kind(target)} "
+        "that the first rows hold (a streamed CSV column takes its type from its first rows): "
+        "give the column values of one kind, or read the file in memory")
 
 
 @dataclass
@@ -664,7 +637,7 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
 def _csv_parse_options(path: Path) -> Any:
     import pyarrow.csv as pcsv
 
-    return pcsv.ParseOptions(delimiter="\t" if data_suffix(path) == ".tsv" else ",")
+    return pcsv.ParseOptions(delimiter=csv_delimiter(path))
 
 
 def _want_progress(size: int, progress: bool | None) -> bool:
@@ -691,33 +664,20 @@ def _read(path: Path, fmt: str, columns: list[str], show_progress: bool, rows: _
         return _read_csv(path, columns, show_progress)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
         bad = csv_row_error(path, exc, columns, rows) if fmt == "csv" else None
-        raise (bad or InputFileError(f"{path}: {_read_failure(exc)}")) from None
-
-
-def _read_failure(exc: BaseException) -> str:
-    """pyarrow's error in one line; a Parquet page that fails its checksum says so first."""
-    text = _one_line(exc)
-    if "checksum" in text.lower():
-        return f"a data page fails its checksum: the file is damaged (changed after it was written) ({text})"
-    return text
+        raise (bad or InputFileError(f"{path}: {read_failure_text(exc)}")) from None
 
 
 def csv_row_error(path: Path, exc: BaseException, columns: list[str] | None, rows: _Rows,
                   any_error: bool = False) -> InputFileError | None:
-    """pyarrow's refusal of a CSV file with a ragged row or bytes that are not UTF-8 (in
-    ``columns``; all if None), said with the data row (1-based) and column; None if the file has
-    no such row or (unless ``any_error``) pyarrow's error is of another kind."""
-    text = str(exc)
-    if not any_error and "CSV parse error" not in text and "UTF8" not in text:
-        return None
-    found = find_bad_csv_row(path, _csv_parse_options(path).delimiter, columns)
+    """pyarrow's refusal of a CSV file with a ragged row or bytes that are not UTF-8 (see
+    :func:`clfeval.input_checks.csv_row_problem`), said with the data row (in a directory, its
+    row there too) and column; None if not found."""
+    found = csv_row_problem(path, exc, columns, any_error)
     if found is None:
         return None
     i, column, what = found
     where = _Rows(path, folder=rows.folder, folder_first=rows.folder_first).row(i)
-    if column is None:
-        return InputFileError(f"{path}: {where} {what}")
-    return InputFileError(f"{path}: column {column!r}, {where}: {what}")
+    return InputFileError(f"{path}: {where} {what}" if column is None else f"{path}: column {column!r}, {where}: {what}")
 
 
 def _read_parquet(path: Path, columns: list[str], show_progress: bool) -> Any:
@@ -855,40 +815,15 @@ class _Layout:
         return cls(true_col, pred_col, score_cols or None, weight_col, score_labels, detected)
 
 
-_OPTIONS = {"y_true": "--y-true", "y_pred": "--y-pred", "sample_weight": "--sample-weight", "y_score": "--y-score"}
 _DETECTED_BY = {"y_true": TRUE_NAMES, "y_pred": PRED_NAMES, "sample_weight": WEIGHT_NAMES, "y_score": SCORE_NAMES}
 
 
 def check_duplicate_columns(path: Path, columns: list[str], given: dict[str, Any]) -> None:
-    """A column name that occurs twice is an :class:`InputFileError` when it is read (named in
-    ``given``: role -> column, or list of columns, or None) or when the detection of a role not
-    named looks at it (it might have been picked): pyarrow would read one of them (CSV: the
-    first) or both (Parquet), pandas renames the second, all silently. Other duplicated names
-    (an ``id`` column twice) are not read and pass.
-
-    >>> check_duplicate_columns(Path("p.csv"), ["id", "id", "label", "score"], {"y_true": None, "y_pred": None,
-    ...                         "sample_weight": None, "y_score": None})
-    >>> check_duplicate_columns(Path("p.csv"), ["label", "p", "p"], {"y_true": None, "y_pred": None,
-    ...                         "sample_weight": None, "y_score": ["p"]})
-    Traceback (most recent call last):
-    ...
-    clfeval.tabular.InputFileError: p.csv: column 'p' occurs 2 times (columns 2 and 3) and --y-score reads it: which one holds the data is not known; give each column its own name
-    """
-    twice = duplicated_columns(columns)
-    for name, places in twice.items():
-        why = None
-        for role, value in given.items():
-            if name in (value if isinstance(value, list) else [value]):
-                why = f"{_OPTIONS[role]} reads it"
-                break
-        if why is None:
-            for role, names in _DETECTED_BY.items():
-                per_class = role == "y_score" and _PER_CLASS.match(name) is not None
-                if given[role] is None and (name.lower() in names or per_class):
-                    why = f"clfeval looks for the {role} column by that name"
-                    break
-        if why is not None:
-            raise InputFileError(f"{path}: {duplicate_message(name, places, why)}")
+    """:func:`clfeval.input_checks.duplicate_column_problem` of the file's columns (``given``:
+    role -> the column or columns named, or None) as an :class:`InputFileError`."""
+    problem = duplicate_column_problem(columns, given, _DETECTED_BY, _PER_CLASS)
+    if problem is not None:
+        raise InputFileError(f"{path}: {problem}")
 
 
 def _per_class_scores(free: list[str]) -> tuple[list[str], list[str] | None]:
