@@ -127,6 +127,17 @@ def test_duplicated_detectable_column_is_an_error_even_when_another_is_read(tmp_
     assert "columns 'Score' and 'score' both look like the y_score column; name the one to read with --y-score" in line
 
 
+def test_duplicated_field_feather_is_an_error(tmp_path: Path) -> None:
+    feather = pytest.importorskip("pyarrow.feather")
+    f = tmp_path / "p.feather"
+    table = pa.table([pa.array([1, 0, 1]), pa.array([0.9, 0.2, 0.4]), pa.array([0.1, 0.8, 0.3])],
+                     names=["y_true", "y_score", "y_score"])
+    feather.write_feather(table, f)
+    for mode in MODES[:2]:
+        line = error_line(run("report", f, *mode))
+        assert f"{f}: column 'y_score' occurs 2 times (columns 2 and 3) and clfeval looks for the y_score" in line
+
+
 def test_duplicated_column_python_api(tmp_path: Path) -> None:
     f = _dup_parquet(tmp_path / "p.parquet")
     with pytest.raises(InputFileError, match="column 'score' occurs 2 times"):
@@ -406,6 +417,21 @@ def test_csv_gz_files_in_a_directory_and_tsv_gz(tmp_path: Path) -> None:
     r = run("report", tsv, "--stream", "--json", c)
     assert r.returncode == 0, r.stderr
     assert counts(c) == [[1, 1], [1, 1]]
+
+
+def test_compressed_parquet_is_refused_naming_the_compression(tmp_path: Path) -> None:
+    """Decision: Parquet and Feather compress their own columns; a .parquet.gz is refused (a file
+    or in a directory) with a message that names the compression."""
+    plain = tmp_path / "p.parquet"
+    pq.write_table(pa.table({"label": [1, 0], "score": [0.9, 0.2]}), plain)
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    packed = folder / "p.parquet.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    for target in (packed, folder):
+        line = error_line(run("report", target))
+        assert line == (f"clfeval: error: {packed}: a compressed parquet file (.gz) cannot be read: parquet files "
+                        "compress their own columns; decompress it, or write the parquet file with compression inside")
 
 
 # ------------------------------------------------------------------ ragged rows, bytes not UTF-8

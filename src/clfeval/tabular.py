@@ -456,10 +456,10 @@ class _Source:
 
 
 def _folder_files(folder: Path) -> list[Path]:
-    """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over."""
+    """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over.
+    Compressed ones count by the suffix before the compression's (``p.csv.gz`` is a CSV file)."""
     return sorted(p for p in folder.rglob("*")
                   if data_suffix(p) in FOLDER_FORMATS and p.is_file()
-                  and (compression_of(p) is None or FOLDER_FORMATS[data_suffix(p)] == "csv")
                   and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts))
 
 
@@ -626,6 +626,9 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
                 return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
+        if compression_of(path) is None:
+            with pcsv.open_csv(path, parse_options=_csv_parse_options(path)) as reader:
+                return reader.schema, None
         with open(path, "rb") as raw, pcsv.open_csv(open_decompressed(raw, path),
                                                     parse_options=_csv_parse_options(path)) as reader:
             return reader.schema, None
@@ -704,6 +707,8 @@ def _read_csv(path: Path, columns: list[str], show_progress: bool) -> Any:
 
     convert = pcsv.ConvertOptions(include_columns=columns)
     parse = _csv_parse_options(path)
+    if not show_progress and compression_of(path) is None:  # pyarrow opens the file itself: fastest
+        return pcsv.read_csv(path, parse_options=parse, convert_options=convert)
     if not show_progress:
         with open(path, "rb") as raw:
             return pcsv.read_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
@@ -902,8 +907,9 @@ def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
             raise InputFileError(f"{path}: column {name!r}, {rows.row(bad[0])}: {shown_bytes(bad[1])} is not UTF-8 text")
         col = col.cast(pa.string())
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
-        blank = np.flatnonzero(pc.equal(pc.utf8_trim_whitespace(col), "").to_numpy(zero_copy_only=False))
-        if blank.size:
+        blank_mask = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces
+        if pc.any(blank_mask).as_py():
+            blank = np.flatnonzero(blank_mask.to_numpy(zero_copy_only=False))
             raise InputFileError(f"{path}: column {name!r} has a missing value (empty text) at {rows.where(blank)}")
     values = _to_numpy(col)
     if values.dtype == object:
