@@ -245,6 +245,18 @@ def test_note_names_a_given_threshold_and_is_absent_inside_0_1(tmp_path: Path) -
     assert not [line for line in r.stderr.splitlines() if line.startswith("clfeval: note")]
 
 
+def test_note_with_the_dask_engine(tmp_path: Path) -> None:
+    pytest.importorskip("dask")
+    f = tmp_path / "p.csv"
+    f.write_text("label,score\n" + "".join(f"{y},{s!r}\n" for y, s in zip(Y_ROUNDED, S_ROUNDED)))
+    out = tmp_path / "o.json"
+    r = run("report", f, "--scheduler", "synchronous", "--json", out)
+    assert r.returncode == 0, r.stderr
+    assert counts(out) == [[2, 1], [1, 1]]
+    assert "clfeval: note: scores run from 0.1 to 1.0000001: read as probabilities (within 1e-06 of [0, 1]); the " \
+           "default threshold 0.5 applies" in r.stderr.splitlines()
+
+
 def test_one_rule_for_evaluate_streaming_and_dask() -> None:
     ev = clfeval.evaluate(Y_ROUNDED, y_score=S_ROUNDED)
     assert ev.score_kind == "probability" and ev.threshold == 0.5
