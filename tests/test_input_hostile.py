@@ -426,6 +426,11 @@ def test_csv_gz_files_in_a_directory_and_tsv_gz(tmp_path: Path) -> None:
     assert "a directory of 2 csv files" in rb.stderr
     _same_json(a, b)
     assert counts(b) == [[2, 1], [1, 2]]
+    # decision: a file and its compressed copy side by side would count the rows twice: refused
+    _write_pair(plain_dir, "part0.csv", parts[0])
+    line = error_line(run("report", plain_dir))
+    assert line == (f"clfeval: error: {plain_dir}: holds part0.csv and its compressed copy part0.csv.gz: its rows "
+                    "would be read twice; keep one of them in the directory")
     _, tsv = _write_pair(tmp_path / "t", "p.tsv", "label\tscore\n1\t0.9\n0\t0.2\n1\t0.4\n0\t0.6\n")
     c = tmp_path / "c.json"
     r = run("report", tsv, "--stream", "--json", c)

@@ -420,6 +420,10 @@ class _Source:
                 raise InputFileError(f"{path}: the directory mixes file formats ({mix}); "
                                      "keep files of one format in it")
             fmt = next(iter(by_format))
+            both = [f for f in files if compression_of(f) is not None and f.with_suffix("") in set(files)]
+            if both:
+                raise InputFileError(f"{path}: holds {both[0].with_suffix('').name} and its compressed copy {both[0].name}: "
+                                     "its rows would be read twice; keep one of them in the directory")
             for f in files:
                 _format_of(f)  # empty files are errors
         else:
