@@ -259,6 +259,21 @@ def test_note_with_the_dask_engine(tmp_path: Path) -> None:
            "default threshold 0.5 applies" in r.stderr.splitlines()
 
 
+def test_note_in_compare(tmp_path: Path) -> None:
+    f = tmp_path / "m.csv"
+    b = [0.2, 0.1, 0.9, 0.7, 0.6]
+    f.write_text("y,a,b\n" + "".join(f"{y},{s!r},{t}\n" for y, s, t in zip(Y_ROUNDED, S_ROUNDED, b)))
+    out = tmp_path / "o.json"
+    r = run("compare", f, "--y-true", "y", "--model", "A=a", "--model", "B=b", "--n-resamples", "50", "--json", out)
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stderr.splitlines() if line.startswith("clfeval: note: ")]
+    assert notes == ["clfeval: note: model A: scores of 'a' run from 0.1 to 1.0000001: read as probabilities "
+                     "(within 1e-06 of [0, 1]); the default threshold 0.5 applies"]
+    d = json.loads(out.read_text())
+    first = d["evaluations"][0] if "evaluations" in d else d["models"][0]
+    assert first["confusion"]["counts"] == [[2, 1], [1, 1]]
+
+
 def test_one_rule_for_evaluate_streaming_and_dask() -> None:
     ev = clfeval.evaluate(Y_ROUNDED, y_score=S_ROUNDED)
     assert ev.score_kind == "probability" and ev.threshold == 0.5

@@ -817,6 +817,11 @@ def _compare(args: argparse.Namespace) -> int:
             thr = args.threshold if m.y_score is not None and m.y_pred is None else None
             ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr, name=m.name)
             evs.append(ev)
+            note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
+                ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
+                threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
+            if note is not None:
+                print(f"{PROG}: note: model {m.name}: {note}", file=sys.stderr)
             if m.y_pred is not None:
                 preds.append(m.y_pred)
             elif ev.task == "multiclass":
