@@ -522,3 +522,11 @@ def test_ragged_row_in_a_directory_names_the_file_and_its_data_row(tmp_path: Pat
     line = error_line(run("report", folder, "--batch-rows", "1000"))
     assert line == (f"clfeval: error: {folder / 'b.csv'}: data row 190000 (row 190002 of the directory) has 3 fields, "
                     "but the header has 2")
+
+
+def test_header_not_utf8(tmp_path: Path) -> None:
+    f = tmp_path / "p.csv"
+    f.write_bytes(b"lab\xffel,score\n1,0.9\n0,0.2\n")
+    for mode in TWO_MODES:
+        line = error_line(run("report", f, "--y-true", "x", *mode))
+        assert line == f"clfeval: error: {f}: the header (column names) is not UTF-8 text: b'lab\\xffel,score'"

@@ -284,7 +284,8 @@ def find_bad_csv_row(path: str | os.PathLike[str], delimiter: str, columns: Sequ
                     continue  # an empty line
                 row += 1
                 if len(fields) != len(header):
-                    return row, None, f"has {len(fields)} field{'s' if len(fields) != 1 else ''}, but the header has {len(header)}"
+                    fields_words = f"{len(fields)} field{'s' if len(fields) != 1 else ''}"
+                    return row, None, f"has {fields_words}, but the header has {len(header)}"
                 for i in wanted:
                     value = fields[i]
                     try:

@@ -422,8 +422,8 @@ class _Source:
             fmt = next(iter(by_format))
             both = [f for f in files if compression_of(f) is not None and f.with_suffix("") in set(files)]
             if both:
-                raise InputFileError(f"{path}: holds {both[0].with_suffix('').name} and its compressed copy {both[0].name}: "
-                                     "its rows would be read twice; keep one of them in the directory")
+                raise InputFileError(f"{path}: holds {both[0].with_suffix('').name} and its compressed copy "
+                                     f"{both[0].name}: its rows would be read twice; keep one of them in the directory")
             for f in files:
                 _format_of(f)  # empty files are errors
         else:
@@ -630,12 +630,14 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
                 return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
-        if compression_of(path) is None:
-            with pcsv.open_csv(path, parse_options=_csv_parse_options(path)) as reader:
-                return reader.schema, None
-        with open(path, "rb") as raw, pcsv.open_csv(open_decompressed(raw, path),
-                                                    parse_options=_csv_parse_options(path)) as reader:
+        with open(path, "rb") as raw, pcsv.open_csv(
+                path if compression_of(path) is None else open_decompressed(raw, path),
+                parse_options=_csv_parse_options(path)) as reader:
+            _ = reader.schema.names  # decoded here: a header that is not UTF-8 is said as such
             return reader.schema, None
+    except UnicodeDecodeError:  # column names that are not UTF-8 (a CSV's header)
+        header = read_head(path, 1 << 12).split(b"\n", 1)[0]
+        raise InputFileError(f"{path}: the header (column names) is not UTF-8 text: {shown_bytes(header)}") from None
     except (pa.ArrowInvalid, OSError) as exc:
         bad = csv_row_error(path, exc, None, _Rows(path)) if fmt == "csv" else None
         raise (bad or InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}")) from None
@@ -869,6 +871,10 @@ def _nulls(column: Any) -> np.ndarray:
     return np.flatnonzero(pc.is_null(column, nan_is_null=True).to_numpy(zero_copy_only=False))
 
 
+def _not_utf8(rows: _Rows, name: str, i: int, value: bytes) -> InputFileError:
+    return InputFileError(f"{rows.path}: column {name!r}, {rows.row(i)}: {shown_bytes(value)} is not UTF-8 text")
+
+
 def _not_a_number(rows: _Rows, name: str, i: int, value: Any) -> InputFileError:
     return InputFileError(f"{rows.path}: column {name!r}, {rows.row(i)}: {value!r} is not a number")
 
@@ -908,7 +914,7 @@ def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
     if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
         bad = first_not_utf8(col.to_pylist())
         if bad is not None:
-            raise InputFileError(f"{path}: column {name!r}, {rows.row(bad[0])}: {shown_bytes(bad[1])} is not UTF-8 text")
+            raise _not_utf8(rows, name, *bad)
         col = col.cast(pa.string())
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         blank_mask = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces
@@ -935,7 +941,7 @@ def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
         values = col.to_pylist()
         bad = first_not_utf8(values)
         if bad is not None:
-            raise InputFileError(f"{path}: column {name!r}, {rows.row(bad[0])}: {shown_bytes(bad[1])} is not UTF-8 text")
+            raise _not_utf8(rows, name, *bad)
         for i, v in enumerate(values):
             if v is not None:
                 try:
