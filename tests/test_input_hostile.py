@@ -406,9 +406,11 @@ def _write_pair(folder: Path, name: str, text: str) -> tuple[Path, Path]:
     return plain, packed
 
 
-def _same_json(a: Path, b: Path) -> None:
+def _same_json(a: Path, b: Path, *, names: tuple[str, str] | None = None) -> None:
+    """The same JSON; the same name too (p.csv.gz is "p" like p.csv), unless ``names`` says which."""
     da, db = json.loads(a.read_text()), json.loads(b.read_text())
-    da.pop("name"), db.pop("name")
+    if names is not None:
+        assert (da.pop("name"), db.pop("name")) == names
     assert da == db
 
 
@@ -439,7 +441,7 @@ def test_csv_gz_files_in_a_directory_and_tsv_gz(tmp_path: Path) -> None:
     ra, rb = run("report", plain_dir, "--json", a), run("report", packed_dir, "--json", b)
     assert ra.returncode == 0 and rb.returncode == 0, rb.stderr
     assert "a directory of 2 csv files" in rb.stderr
-    _same_json(a, b)
+    _same_json(a, b, names=("plain", "packed"))
     assert counts(b) == [[2, 1], [1, 2]]
     # decision: a file and its compressed copy side by side would count the rows twice: refused
     _write_pair(plain_dir, "part0.csv", parts[0])

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .input_checks import stem_of
 from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
@@ -435,7 +436,7 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
                    rule: tuple[str, float | None] | None = None) -> Evaluation:
     from .evaluation import evaluate
 
-    options, use_pred = _evaluate_options(data, args, notices, rule, data.path.stem)
+    options, use_pred = _evaluate_options(data, args, notices, rule, stem_of(data.path))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
         return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
@@ -529,7 +530,7 @@ def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: 
         first = next(rows, None)
         if first is None:
             raise batches.empty_error()
-        options, use_pred = _evaluate_options(first, args, notices, rule, batches.path.stem)
+        options, use_pred = _evaluate_options(first, args, notices, rule, stem_of(batches.path))
         try:
             stream, count = _stream(itertools.chain([first], rows), options, settings, use_pred)
             failure = None
@@ -639,7 +640,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     columns: dict[str, Any] = {"y_true": args.y_true, "y_pred": args.y_pred, "y_score": args.y_score,
                                "sample_weight": args.sample_weight}
     detected: list[str] = []
-    name = Path(args.file).stem
+    name = stem_of(args.file)
     if Path(args.file).exists():
         batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False)
         with contextlib.closing(iter(batches)) as rows:

@@ -52,7 +52,7 @@ import numpy as np
 from .evaluation import Evaluation, _check_threshold, _resolve_labels
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, as_score_array, union_labels, unique_sorted
-from .input_checks import compression_of, data_suffix
+from .input_checks import compression_of, data_suffix, stem_of
 from .score_kind import default_threshold, kind_of_range
 from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
 
@@ -247,7 +247,7 @@ def evaluate_file(
             options["labels"] = parsed
     if not shown.exists():  # a glob: named after its folder
         options.setdefault("name", shown.parent.name or None)
-    options.setdefault("name", shown.stem if shown.suffix.lower() in _suffixes() else shown.name)
+    options.setdefault("name", stem_of(shown) if data_suffix(shown) in _suffixes() else shown.name)
     score = layout.y_score if layout.y_score is None or len(layout.y_score) > 1 else layout.y_score[0]
     pred = layout.y_pred
     if y_pred is None and pred is not None and score is not None and options.get("threshold") is not None:

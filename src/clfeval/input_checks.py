@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["COMPRESSIONS", "compression_of", "data_suffix", "open_decompressed", "read_head",
+__all__ = ["COMPRESSIONS", "compression_of", "data_suffix", "stem_of", "open_decompressed", "read_head",
            "duplicated_columns", "duplicate_message", "duplicate_column_problem", "find_bad_csv_row", "csv_row_problem",
            "first_not_utf8", "shown_bytes", "read_failure_text", "csv_delimiter", "csv_bytes_per_row",
            "csv_conversion_column", "first_unconvertible"]
@@ -43,6 +43,18 @@ COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".zst": "zstd"}
 def compression_of(path: str | os.PathLike[str]) -> str | None:
     """The codec of a compressed file, from its last suffix (``.gz`` -> "gzip"), else None."""
     return COMPRESSIONS.get(Path(path).suffix.lower())
+
+
+def stem_of(path: str | os.PathLike[str]) -> str:
+    """The file's name without its suffix, past a compression suffix: the name of its evaluation.
+
+    >>> stem_of("runs/p.csv.gz"), stem_of("p.parquet"), stem_of("folder")
+    ('p', 'p', 'folder')
+    """
+    p = Path(path)
+    if compression_of(p) is not None:
+        p = p.with_suffix("")
+    return p.stem
 
 
 def data_suffix(path: str | os.PathLike[str]) -> str:
