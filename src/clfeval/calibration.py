@@ -1097,7 +1097,8 @@ def binary_calibration_report(
     """
     _check_choice(strategy, STRATEGIES, "strategy")
     n_bins = _check_n_bins(n_bins)
-    v = np.asarray(ranking.scores, dtype=np.float64)  # decreasing
+    # decreasing; probabilities within the tolerance of [0, 1] (clfeval.score_kind) count as 0 or 1
+    v = _onto_unit_interval(np.asarray(ranking.scores, dtype=np.float64))
     eps = np.finfo(np.float64).eps
     if ranking.neg is None and ranking.pos.dtype == np.bool_:
         # one sample per distinct probability: its outcome is pos
@@ -1303,6 +1304,19 @@ def _reliability(x: _Inputs, view: int, n_bins: int, strategy: str) -> Reliabili
     return ReliabilityCurve.from_bins(bins, _view_label(x, view), strategy)
 
 
+def _onto_unit_interval(p: np.ndarray) -> np.ndarray:
+    """Probabilities that lie within the tolerance of [0, 1] (an Evaluation reads them as
+    probabilities, see :mod:`clfeval.score_kind`) put onto [0, 1]: 1.0000001 counts as 1 in the
+    bins, the Brier score and the log loss; ``p`` itself when all lie inside (no copy).
+
+    >>> _onto_unit_interval(np.array([1.0000001, 0.5, -1e-9])).tolist()
+    [1.0, 0.5, 0.0]
+    """
+    if p.size and (p.min() < 0.0 or p.max() > 1.0):
+        return np.clip(p, 0.0, 1.0)
+    return p
+
+
 def _evaluation_inputs(ev: Any) -> _Inputs:
     """The encoded probabilities of an Evaluation (binary: the positive class's, 1-D)."""
     cases = getattr(ev, "_cases", None)
@@ -1322,8 +1336,9 @@ def _evaluation_inputs(ev: Any) -> _Inputs:
     names = tuple(ev.names)
     if ev.task == "binary":
         pos = int(cases.pos_index)
-        p = s if s.ndim == 1 else s[:, pos]
+        p = _onto_unit_interval(s if s.ndim == 1 else s[:, pos])
         return _Inputs(np.asarray(cases.true, dtype=np.intp), p, cases.weight, names, pos)
+    s = _onto_unit_interval(s)
     # column by column, left to right: the same sums whatever the array's memory layout
     sums = s[:, 0].astype(np.float64)
     for j in range(1, s.shape[1]):

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .command import install_signal_handlers, interruption_message
+from .input_checks import stem_of
+from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
@@ -286,6 +288,7 @@ def _report(args: argparse.Namespace) -> int:
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     notices: list[str] = []
+    score_range, score_columns = None, args.y_score.split(",") if args.y_score else None
     if args.scheduler is not None:
         ev, detected = _evaluate_on_cluster(args, notices, rule)
     else:
@@ -297,12 +300,17 @@ def _report(args: argparse.Namespace) -> int:
             ev = _evaluate_file(batches.read_all(), args, notices, rule)
         else:
             ev = _stream_file(batches, args, notices, rule, why)
-        detected = batches.detected
+        detected, score_range, score_columns = batches.detected, batches.score_range, batches.score_columns
     _check_stream_intervals(ev, args)
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
     if rule is not None:
         ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
+    # scores outside [0, 1]: how they were read (clfeval.score_kind) and which threshold applies
+    note = evaluation_score_note(ev, score_range, columns=score_columns,
+                                 threshold_given=None if args.threshold is None else f"--threshold {args.threshold}")
+    if note is not None:
+        notices.append(f"note: {note}")
     if detected:
         notices.insert(0, f"detected columns: {'; '.join(detected)}")
     for notice in notices:
@@ -427,7 +435,7 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
                    rule: tuple[str, float | None] | None = None) -> Evaluation:
     from .evaluation import evaluate
 
-    options, use_pred = _evaluate_options(data, args, notices, rule, data.path.stem)
+    options, use_pred = _evaluate_options(data, args, notices, rule, stem_of(data.path))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
         return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
@@ -521,7 +529,7 @@ def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: 
         first = next(rows, None)
         if first is None:
             raise batches.empty_error()
-        options, use_pred = _evaluate_options(first, args, notices, rule, batches.path.stem)
+        options, use_pred = _evaluate_options(first, args, notices, rule, stem_of(batches.path))
         try:
             stream, count = _stream(itertools.chain([first], rows), options, settings, use_pred)
             failure = None
@@ -573,12 +581,12 @@ def _stream(batches: Any, options: dict[str, Any], settings: dict[str, Any], use
 def _options_from_all_rows(batches: PredictionBatches, options: dict[str, Any], use_pred: bool
                            ) -> dict[str, Any] | None:
     """``options`` with the classes of every row (when --labels did not give them) and, for binary
-    scores without --threshold, the default threshold of all the scores (0.5 if every score lies
-    in [0, 1], else 0, as ``evaluate`` picks it); None if nothing is left to fix."""
+    scores without --threshold, the default threshold of all the scores (by the rule of
+    :mod:`clfeval.score_kind`, as ``evaluate`` picks it); None if nothing is left to fix."""
     from .labels import union_labels, unique_sorted
 
     classes: list[np.ndarray] = []
-    probability, one_column = True, True
+    lo, hi, one_column = np.inf, -np.inf, True
     with contextlib.closing(iter(batches)) as rows:
         for b in rows:
             parts = [unique_sorted(b.y_true, "y_true")]
@@ -586,13 +594,13 @@ def _options_from_all_rows(batches: PredictionBatches, options: dict[str, Any], 
                 parts.append(unique_sorted(b.y_pred, "y_pred"))
             classes = [union_labels(*classes, *parts)]
             one_column = b.y_score.ndim == 1
-            probability = probability and bool(b.y_score.min() >= 0 and b.y_score.max() <= 1)
+            lo, hi = min(lo, float(b.y_score.min())), max(hi, float(b.y_score.max()))
     fixed = dict(options)
     if options["labels"] is None and classes and classes[0].size >= 2:
         fixed["labels"] = classes[0]
     binary = fixed["labels"] is not None and len(fixed["labels"]) == 2
     if options["threshold"] is None and not use_pred and one_column and binary:
-        fixed["threshold"] = 0.5 if probability else 0.0
+        fixed["threshold"] = default_threshold(kind_of_range(lo, hi))
     changed = fixed["labels"] is not options["labels"] or fixed["threshold"] is not options["threshold"]
     return fixed if changed else None
 
@@ -631,7 +639,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     columns: dict[str, Any] = {"y_true": args.y_true, "y_pred": args.y_pred, "y_score": args.y_score,
                                "sample_weight": args.sample_weight}
     detected: list[str] = []
-    name = Path(args.file).stem
+    name = stem_of(args.file)
     if Path(args.file).exists():
         batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False)
         with contextlib.closing(iter(batches)) as rows:
@@ -793,6 +801,11 @@ def _compare(args: argparse.Namespace) -> int:
             thr = args.threshold if m.y_score is not None and m.y_pred is None else None
             ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr, name=m.name)
             evs.append(ev)
+            note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
+                ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
+                threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
+            if note is not None:
+                print(f"{PROG}: note: model {m.name}: {note}", file=sys.stderr)
             if m.y_pred is not None:
                 preds.append(m.y_pred)
             elif ev.task == "multiclass":

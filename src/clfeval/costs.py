@@ -33,6 +33,7 @@ import numpy as np
 
 from .measures import fallout, ratio
 from .roc_pr import _first_reaching, _frozen
+from .score_kind import kind_of_range
 
 if TYPE_CHECKING:  # pragma: no cover
     from .evaluation import Evaluation
@@ -638,9 +639,9 @@ def decision_curve_of(ranking: BinaryRanking, thresholds: Any = None, *, pos_lab
 
 
 def _require_probabilities(ranking: BinaryRanking) -> None:
-    """A ValueError unless the ranking's scores lie in [0, 1] (decision curves need risks)."""
+    """A ValueError unless the ranking's scores lie in [0, 1], within 1e-6 (decision curves need risks)."""
     hi, lo = float(ranking.scores[0]), float(ranking.scores[-1])
-    if lo < 0 or hi > 1:
+    if kind_of_range(lo, hi) != "probability":  # within 1e-6 of [0, 1]: probabilities (rounded in a file)
         raise ValueError(
             f"a decision curve needs predicted probabilities of the positive class, in [0, 1]; the scores "
             f"run from {lo:g} to {hi:g}. Decision values (decision_function, margins, logits) are "

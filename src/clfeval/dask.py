@@ -52,6 +52,8 @@ import numpy as np
 from .evaluation import Evaluation, _check_threshold, _resolve_labels
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, as_score_array, union_labels, unique_sorted
+from .input_checks import compression_of, data_suffix, stem_of
+from .score_kind import default_threshold, kind_of_range
 from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
 
 __all__ = ["evaluate", "evaluate_file", "statistics"]
@@ -187,7 +189,7 @@ def _statistics(
             options["labels"] = classes = _plain_strings(classes)
         if need_range and classes.size <= 2:
             # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)
-            options["threshold"] = 0.5 if summary.score_min >= 0 and summary.score_max <= 1 else 0.0
+            options["threshold"] = default_threshold(kind_of_range(summary.score_min, summary.score_max))
     streams = source.tasks(_partition_stream, list(_ROLES), options)
     return _tree(streams, _merge_streams, "clfeval-merge", split_every, options)
 
@@ -222,7 +224,7 @@ def evaluate_file(
     >>> ev.n_samples, ev.confusion.counts.tolist()
     (4, [[1, 1], [1, 1]])
     """
-    from .tabular import InputFileError, _Layout, _one_line
+    from .tabular import InputFileError, _column_names, _Layout, _one_line, check_duplicate_columns
 
     shown = Path(path)
     files, fmt = _files_of(path)
@@ -230,6 +232,9 @@ def evaluate_file(
         y_score = [c.strip() for c in y_score.split(",") if c.strip()]
     frame = _read_frame(files, fmt, blocksize, shown)
     columns = [str(c) for c in frame.columns]
+    # the file's own names: pandas renames a duplicated CSV column ("score.1") where it should be an error
+    check_duplicate_columns(shown, _column_names(files[0], fmt), {"y_true": y_true, "y_pred": y_pred,
+                            "sample_weight": sample_weight, "y_score": list(y_score) if y_score else None})
     layout = _Layout.resolve(shown, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
     if options.get("labels") is None and layout.score_labels is not None:
         # per-class score columns name their classes: the columns' order is the label order (as the CLI)
@@ -242,7 +247,7 @@ def evaluate_file(
             options["labels"] = parsed
     if not shown.exists():  # a glob: named after its folder
         options.setdefault("name", shown.parent.name or None)
-    options.setdefault("name", shown.stem if shown.suffix.lower() in _suffixes() else shown.name)
+    options.setdefault("name", stem_of(shown) if data_suffix(shown) in _suffixes() else shown.name)
     score = layout.y_score if layout.y_score is None or len(layout.y_score) > 1 else layout.y_score[0]
     pred = layout.y_pred
     if y_pred is None and pred is not None and score is not None and options.get("threshold") is not None:
@@ -605,7 +610,7 @@ def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
         listing = ", ".join(f"{fmt} ({f.name})" for fmt, f in formats.items())
         raise InputFileError(f"{path}: the files are of different formats: {listing}; use one format")
     fmt = next(iter(formats))
-    if fmt == "csv" and len({f.suffix.lower() == ".tsv" for f in files}) > 1:
+    if fmt == "csv" and len({data_suffix(f) == ".tsv" for f in files}) > 1:
         raise InputFileError(f"{path}: mixes .tsv (tab-separated) and comma-separated files; use one kind")
     return files, fmt
 
@@ -621,8 +626,9 @@ def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any
         if fmt == "parquet":
             return dd.read_parquet(names)
         if fmt == "csv":
-            sep = "\t" if files[0].suffix.lower() == ".tsv" else ","
-            return dd.read_csv(names, sep=sep, blocksize=None if blocksize == "none" else blocksize)
+            sep = "\t" if data_suffix(files[0]) == ".tsv" else ","
+            whole = blocksize == "none" or compression_of(files[0]) is not None  # a .csv.gz is not split
+            return dd.read_csv(names, sep=sep, blocksize=None if whole else blocksize)
         columns = _column_names(files[0], "feather")
         for f in files[1:]:
             if _column_names(f, "feather") != columns:

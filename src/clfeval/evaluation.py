@@ -46,6 +46,7 @@ from .roc_pr import (
     roc_curve_of,
 )
 from .scores import ScoreTable
+from .score_kind import default_threshold, score_kind as kind_of_scores
 
 __all__ = ["evaluate", "Evaluation", "json_safe"]
 
@@ -1041,7 +1042,7 @@ def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, thr
     pos_index = labels.tolist().index(pos)
     pos_scores = s if s.ndim == 1 else s[:, pos_index]
     if threshold is None:
-        threshold = 0.5 if _score_kind(s) == "probability" else 0.0
+        threshold = default_threshold(_score_kind(s))
     return np.where(pos_scores >= threshold, labels[pos_index], labels[1 - pos_index])
 
 
@@ -1057,7 +1058,8 @@ def _check_threshold(threshold: Any) -> float | None:
 
 
 def _score_kind(s: np.ndarray) -> str:
-    return "probability" if s.size and s.min() >= 0 and s.max() <= 1 else "decision"
+    """The kind of the scores, by the one rule of :mod:`clfeval.score_kind` (1e-6 tolerance)."""
+    return kind_of_scores(s)
 
 
 def _names(labels: np.ndarray, target_names: Any) -> list[str]:
@@ -1273,7 +1275,7 @@ def evaluate(
                 pos_scores, neg_scores = s[:, pos_index], s[:, 1 - pos_index]
             rankings = _binary_rankings(is_pos, pos_scores, neg_scores, w, names, pos_index)
             if yp is None:
-                thr = (0.5 if score_kind == "probability" else 0.0) if thr is None else thr
+                thr = default_threshold(score_kind) if thr is None else thr
                 notes.append(
                     f"Predictions derived from the scores: {names[pos_index]!r} where the score "
                     f">= {thr:g} ({score_kind} scores)."
@@ -1363,7 +1365,7 @@ def _evaluate_multilabel(
             raise ValueError(f"y_score must have one column per label, shape ({yt.shape[0]}, {L}), got {s.shape}.")
         score_kind = _score_kind(s)
         if yp is None:
-            thr = (0.5 if score_kind == "probability" else 0.0) if thr is None else thr
+            thr = default_threshold(score_kind) if thr is None else thr
             p = s >= thr
             notes.append(f"Predictions derived from the scores: each label where its score >= {thr:g}.")
         rankings = {

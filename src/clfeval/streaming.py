@@ -39,6 +39,7 @@ from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_score
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
 from .roc_pr import BinaryRanking
+from .score_kind import combined_kind
 
 __all__ = ["StreamingEvaluation", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
 
@@ -266,7 +267,7 @@ class StreamingEvaluation:
         self._matrix[np.ix_(where, where)] += 0 * counts if zero else counts
         if ev.rankings is not None and not zero:
             kind = ev.score_kind
-            self._score_kind = kind if self._score_kind in (None, kind) else "decision"
+            self._score_kind = combined_kind(self._score_kind, kind)  # clfeval.score_kind's rule, all rows
             # one binary score column: the other class's ranking is this one reversed
             wanted = [self._main_label(ev)] if self._one_column else list(ev.labels.tolist())
             for label in wanted:
@@ -374,7 +375,7 @@ class StreamingEvaluation:
                 mine.extend(runs)
                 mine.sort(key=lambda r: -r.scores.size)
                 _collapse(mine)
-            out._score_kind = "decision" if "decision" in (out._score_kind, other._score_kind) else out._score_kind
+            out._score_kind = combined_kind(out._score_kind, other._score_kind)
         if out._pos is None:
             out._pos = other._pos
         out._n_samples += other._n_samples

@@ -8,7 +8,10 @@ checks and messages (a message names the file and the row). When the caller does
 the columns, the obvious layouts are detected (``y_true``/``label``/``target``..., ``y_pred``/
 ``prediction``..., ``y_score``/``score``/``proba``... or one score column per class such as
 ``proba_setosa, proba_versicolor, ...``) and :attr:`Predictions.detected` says what was found.
-Every problem with the file raises :class:`InputFileError` with one line that says what and where.
+Every problem with the file raises :class:`InputFileError` with one line that says what and where
+(a duplicated column read or detectable, an empty label, a ragged row, bytes that are not UTF-8,
+a Parquet page that fails its checksum: see :mod:`clfeval.input_checks`). A CSV file may be
+compressed (``.csv.gz``, ``.bz2``, ``.zst``), in a directory too.
 
 >>> import tempfile, os
 >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
@@ -30,6 +33,24 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from .input_checks import (
+    compression_of,
+    csv_bytes_per_row,
+    csv_conversion_column,
+    csv_delimiter,
+    csv_row_problem,
+    data_suffix,
+    duplicate_column_problem,
+    duplicate_message,
+    duplicated_columns,
+    first_not_utf8,
+    first_unconvertible,
+    open_decompressed,
+    read_failure_text,
+    read_head,
+    shown_bytes,
+)
 
 __all__ = ["InputFileError", "Predictions", "PredictionBatches", "read_predictions", "iter_prediction_batches",
            "ModelColumns", "read_models", "FORMATS", "DEFAULT_BATCH_ROWS"]
@@ -146,6 +167,8 @@ class PredictionBatches:
         self.y_true_column, self.y_pred_column, self.weight_column = layout.y_true, layout.y_pred, layout.sample_weight
         self.batch_rows, self.progress = batch_rows, progress
         self._wanted = list(dict.fromkeys(c for c in layout.all_columns() if c is not None))
+        #: (lowest, highest) score of the rows read so far (None before any): what the scores' kind is decided on
+        self.score_range: tuple[float, float] | None = None
 
     def __repr__(self) -> str:
         return (f"PredictionBatches(path={str(self.path)!r}, format={self.format!r}, files={len(self.files)}, "
@@ -186,7 +209,7 @@ class PredictionBatches:
         show = _want_progress(self.nbytes, self.progress)
         parts = []
         for file, place in self._places():
-            table = _read(file, self.format, self._wanted, show)
+            table = _read(file, self.format, self._wanted, show, place)
             if table.num_rows:
                 parts.append(self._convert(table, place))
             place.advance(table.num_rows)
@@ -238,7 +261,7 @@ class PredictionBatches:
                 import pyarrow.parquet as pq
 
                 # no pre-buffering, a bounded read buffer: memory does not grow with a row group's size
-                pf = pq.ParquetFile(file, pre_buffer=False, buffer_size=1 << 22)
+                pf = pq.ParquetFile(file, pre_buffer=False, buffer_size=1 << 22, page_checksum_verification=True)
                 for batch in pf.iter_batches(batch_size=n, columns=self._wanted):
                     yield pa.Table.from_batches([batch])
                     advance(batch.num_rows)
@@ -250,7 +273,7 @@ class PredictionBatches:
                     if feather:
                         advance(table.num_rows)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-            raise InputFileError(f"{file}: {_one_line(exc)}") from None
+            raise InputFileError(f"{file}: {read_failure_text(exc)}") from None
 
     def _feather_blocks(self, file: Path) -> Iterator[Any]:
         """The record batches of a Feather (Arrow IPC) file, memory-mapped, only the columns read."""
@@ -277,8 +300,8 @@ class PredictionBatches:
         size, done, schema = file.stat().st_size, 0, None
         with open(file, "rb") as raw:
             try:
-                reader = pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
-                                       convert_options=convert)
+                reader = pcsv.open_csv(open_decompressed(raw, file), read_options=read,
+                                       parse_options=_csv_parse_options(file), convert_options=convert)
                 schema = reader.schema
                 for batch in reader:
                     yield batch
@@ -286,7 +309,11 @@ class PredictionBatches:
                     advance(now - done)
                     done = now
             except pa.ArrowInvalid as exc:
-                raise _csv_conversion_error(file, exc, schema, numeric, read, rows) or exc
+                try:
+                    found = _csv_conversion_error(file, exc, schema, numeric, read, rows)
+                except pa.ArrowInvalid:  # the column read again as text fails too (bytes not UTF-8)
+                    found = None
+                raise found or csv_row_error(file, exc, self._wanted, rows, any_error=True) or exc
         advance(size - done)
 
     def _convert(self, table: Any, rows: _Rows) -> Predictions:
@@ -302,6 +329,10 @@ class PredictionBatches:
         if layout.y_score:
             cols = [_numbers(table, c, rows, "score") for c in layout.y_score]
             out.y_score = cols[0] if len(cols) == 1 else np.column_stack(cols)
+            if out.y_score.size:
+                lo, hi = float(out.y_score.min()), float(out.y_score.max())
+                seen = self.score_range
+                self.score_range = (lo, hi) if seen is None else (min(seen[0], lo), max(seen[1], hi))
         if layout.sample_weight is not None:
             out.sample_weight = _numbers(table, layout.sample_weight, rows, "weight")
         return out
@@ -382,13 +413,17 @@ class _Source:
                 raise InputFileError(f"{path}: no CSV, Parquet or Feather file in the directory")
             by_format: dict[str, list[Path]] = {}
             for f in files:
-                by_format.setdefault(FOLDER_FORMATS[f.suffix.lower()], []).append(f)
+                by_format.setdefault(FOLDER_FORMATS[data_suffix(f)], []).append(f)
             if len(by_format) > 1:
                 mix = "; ".join(f"{len(fs)} {fmt} ({_listing([str(f.relative_to(path)) for f in fs], 3)})"
                                 for fmt, fs in by_format.items())
                 raise InputFileError(f"{path}: the directory mixes file formats ({mix}); "
                                      "keep files of one format in it")
             fmt = next(iter(by_format))
+            both = [f for f in files if compression_of(f) is not None and f.with_suffix("") in set(files)]
+            if both:
+                raise InputFileError(f"{path}: holds {both[0].with_suffix('').name} and its compressed copy "
+                                     f"{both[0].name}: its rows would be read twice; keep one of them in the directory")
             for f in files:
                 _format_of(f)  # empty files are errors
         else:
@@ -401,6 +436,10 @@ class _Source:
         """Every file of a directory holds the columns read, labels of one kind."""
         first, schema0 = self.files[0], self.schemas[0]
         for file, schema in zip(self.files[1:], self.schemas[1:]):
+            twice = duplicated_columns(list(schema.names))
+            for role, name in layout.roles():
+                if name in twice:
+                    raise InputFileError(f"{file}: {duplicate_message(name, twice[name], f'it is read as {role}')}")
             for role, name in layout.roles():
                 if name not in schema.names:
                     raise InputFileError(
@@ -417,13 +456,14 @@ class _Source:
     def estimated_rows(self) -> float:
         if self.rows is not None:
             return float(sum(self.rows))
-        return sum(size / _csv_bytes_per_row(f) for f, size in zip(self.files, self.sizes))
+        return sum(size / csv_bytes_per_row(f, on_disk=True) for f, size in zip(self.files, self.sizes))
 
 
 def _folder_files(folder: Path) -> list[Path]:
-    """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over."""
+    """The data files in a directory and its subfolders, sorted; hidden ones (".", "_") passed over.
+    Compressed ones count by the suffix before the compression's (``p.csv.gz`` is a CSV file)."""
     return sorted(p for p in folder.rglob("*")
-                  if p.suffix.lower() in FOLDER_FORMATS and p.is_file()
+                  if data_suffix(p) in FOLDER_FORMATS and p.is_file()
                   and not any(part.startswith((".", "_")) for part in p.relative_to(folder).parts))
 
 
@@ -456,19 +496,9 @@ def _row_bytes(t: Any) -> int:
         return 32
 
 
-def _csv_bytes_per_row(path: Path) -> float:
-    """Bytes per line in the first 64 KiB of a CSV file."""
-    with open(path, "rb") as f:
-        head = f.read(1 << 16)
-    return max(len(head) / max(head.count(b"\n"), 1), 1.0)
-
-
 def _csv_block_size(path: Path, batch_rows: int) -> int:
     """A CSV block of about ``batch_rows`` rows (1 to 64 MiB)."""
-    return int(min(max(batch_rows * _csv_bytes_per_row(path) * 1.05, 1 << 20), 1 << 26))
-
-
-_CSV_CONVERSION = re.compile(r"In CSV column #(\d+): CSV conversion error to [^:]+: invalid value")
+    return int(min(max(batch_rows * csv_bytes_per_row(path) * 1.05, 1 << 20), 1 << 26))
 
 
 def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: set[str], read: Any,
@@ -476,39 +506,22 @@ def _csv_conversion_error(file: Path, exc: BaseException, schema: Any, numeric: 
     """A streamed CSV value that does not parse as its column's type: find its row (reading that
     column again as text) and say it as the in-memory reader would; None if it is not found."""
     import pyarrow as pa
-    import pyarrow.compute as pc
-    import pyarrow.csv as pcsv
 
-    m = _CSV_CONVERSION.search(str(exc))
-    if m is None:
-        return None
-    with open(file, "rb") as raw:
-        name = pcsv.open_csv(raw, parse_options=_csv_parse_options(file)).schema.names[int(m.group(1))]
-    if name not in numeric and schema is None:  # the first block: its types are its own, all rows agree
+    name = csv_conversion_column(file, exc, _csv_parse_options(file))
+    if name is None or (name not in numeric and schema is None):  # the first block: its types are its own
         return None
     target = pa.float64() if name in numeric else schema.field(name).type
-    convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
+    found = first_unconvertible(file, name, target, read, _csv_parse_options(file))
+    if found is None:
+        return None
+    i, value = found
     where = _Rows(file, folder=rows.folder, folder_first=rows.folder_first)
-    with open(file, "rb") as raw:
-        for batch in pcsv.open_csv(raw, read_options=read, parse_options=_csv_parse_options(file),
-                                   convert_options=convert):
-            column = batch.column(0)
-            try:
-                pc.cast(column, target)
-            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                for i, value in enumerate(column.to_pylist()):
-                    try:
-                        pc.cast(pa.array([value], pa.string()), target)
-                    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-                        where.first = where.seen
-                        if name in numeric:
-                            return _not_a_number(where, name, i, value)
-                        return InputFileError(
-                            f"{file}: column {name!r}, {where.row(i)}: {value!r} is not one of the {_kind(target)} "
-                            "that the first rows hold (a streamed CSV column takes its type from its first rows): "
-                            "give the column values of one kind, or read the file in memory")
-            where.advance(batch.num_rows)
-    return None
+    if name in numeric:
+        return _not_a_number(where, name, i, value)
+    return InputFileError(
+        f"{file}: column {name!r}, {where.row(i)}: {value!r} is not one of the {_kind(target)} "
+        "that the first rows hold (a streamed CSV column takes its type from its first rows): "
+        "give the column values of one kind, or read the file in memory")
 
 
 @dataclass
@@ -551,7 +564,12 @@ def read_models(
     for option, name in wanted:
         if name not in columns:
             raise InputFileError(_missing(path, option, name, columns))
-    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path.stat().st_size, progress))
+    twice = duplicated_columns(columns)
+    for option, name in wanted:
+        if name in twice:
+            raise InputFileError(f"{path}: {duplicate_message(name, twice[name], f'{option} reads it')}")
+    table = _read(path, fmt, list(dict.fromkeys(c for _, c in wanted)), _want_progress(path.stat().st_size, progress),
+                  _Rows(path))
     if table.num_rows == 0:
         raise InputFileError(f"{path}: the file has no data rows")
     rows = _Rows(path)
@@ -580,11 +598,13 @@ def _format_of(path: Path) -> str:
         raise InputFileError(f"{path}: is a directory, not a file")
     if path.stat().st_size == 0:
         raise InputFileError(f"{path}: the file is empty")
-    fmt = FORMATS.get(path.suffix.lower())
+    fmt = FORMATS.get(data_suffix(path))
     if fmt is None:
-        with open(path, "rb") as f:
-            head = f.read(8)
+        head = read_head(path, 8)
         fmt = "parquet" if head[:4] == b"PAR1" else "feather" if head[:6] == b"ARROW1" else "csv"
+    if fmt != "csv" and compression_of(path) is not None:
+        raise InputFileError(f"{path}: a compressed {fmt} file ({path.suffix}) cannot be read: {fmt} files compress "
+                             f"their own columns; decompress it, or write the {fmt} file with compression inside")
     return fmt
 
 
@@ -610,16 +630,23 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
                 return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
-        with pcsv.open_csv(path, parse_options=_csv_parse_options(path)) as reader:
+        with open(path, "rb") as raw, pcsv.open_csv(
+                path if compression_of(path) is None else open_decompressed(raw, path),
+                parse_options=_csv_parse_options(path)) as reader:
+            _ = reader.schema.names  # decoded here: a header that is not UTF-8 is said as such
             return reader.schema, None
+    except UnicodeDecodeError:  # column names that are not UTF-8 (a CSV's header)
+        header = read_head(path, 1 << 12).split(b"\n", 1)[0]
+        raise InputFileError(f"{path}: the header (column names) is not UTF-8 text: {shown_bytes(header)}") from None
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}") from None
+        bad = csv_row_error(path, exc, None, _Rows(path)) if fmt == "csv" else None
+        raise (bad or InputFileError(f"{path}: cannot be read as {fmt}: {_one_line(exc)}")) from None
 
 
 def _csv_parse_options(path: Path) -> Any:
     import pyarrow.csv as pcsv
 
-    return pcsv.ParseOptions(delimiter="\t" if path.suffix.lower() == ".tsv" else ",")
+    return pcsv.ParseOptions(delimiter=csv_delimiter(path))
 
 
 def _want_progress(size: int, progress: bool | None) -> bool:
@@ -631,8 +658,9 @@ def _want_progress(size: int, progress: bool | None) -> bool:
     return size >= PROGRESS_MIN_BYTES and sys.stderr.isatty()
 
 
-def _read(path: Path, fmt: str, columns: list[str], show_progress: bool) -> Any:
-    """The named columns as one pyarrow Table (row order kept)."""
+def _read(path: Path, fmt: str, columns: list[str], show_progress: bool, rows: _Rows) -> Any:
+    """The named columns as one pyarrow Table (row order kept); ``rows`` places the file's rows
+    (in a directory) for messages."""
     import pyarrow as pa
 
     try:
@@ -644,7 +672,21 @@ def _read(path: Path, fmt: str, columns: list[str], show_progress: bool) -> Any:
             return feather.read_table(path, columns=columns, memory_map=True)
         return _read_csv(path, columns, show_progress)
     except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
-        raise InputFileError(f"{path}: {_one_line(exc)}") from None
+        bad = csv_row_error(path, exc, columns, rows) if fmt == "csv" else None
+        raise (bad or InputFileError(f"{path}: {read_failure_text(exc)}")) from None
+
+
+def csv_row_error(path: Path, exc: BaseException, columns: list[str] | None, rows: _Rows,
+                  any_error: bool = False) -> InputFileError | None:
+    """pyarrow's refusal of a CSV file with a ragged row or bytes that are not UTF-8 (see
+    :func:`clfeval.input_checks.csv_row_problem`), said with the data row (in a directory, its
+    row there too) and column; None if not found."""
+    found = csv_row_problem(path, exc, columns, any_error)
+    if found is None:
+        return None
+    i, column, what = found
+    where = _Rows(path, folder=rows.folder, folder_first=rows.folder_first).row(i)
+    return InputFileError(f"{path}: {where} {what}" if column is None else f"{path}: column {column!r}, {where}: {what}")
 
 
 def _read_parquet(path: Path, columns: list[str], show_progress: bool) -> Any:
@@ -652,7 +694,7 @@ def _read_parquet(path: Path, columns: list[str], show_progress: bool) -> Any:
     import pyarrow.parquet as pq
 
     # one file: ParquetFile reads it without pyarrow.dataset (whose import pulls in pandas)
-    pf = pq.ParquetFile(path)
+    pf = pq.ParquetFile(path, page_checksum_verification=True)  # a damaged page is an error, not other numbers
     if not show_progress:
         return pf.read(columns=columns)
     groups = pf.metadata.num_row_groups
@@ -671,12 +713,15 @@ def _read_csv(path: Path, columns: list[str], show_progress: bool) -> Any:
 
     convert = pcsv.ConvertOptions(include_columns=columns)
     parse = _csv_parse_options(path)
-    if not show_progress:
+    if not show_progress and compression_of(path) is None:  # pyarrow opens the file itself: fastest
         return pcsv.read_csv(path, parse_options=parse, convert_options=convert)
+    if not show_progress:
+        with open(path, "rb") as raw:
+            return pcsv.read_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
     size = path.stat().st_size
     batches = []
     with open(path, "rb") as raw, _progress_bar(path, size, "bytes") as advance:
-        reader = pcsv.open_csv(raw, parse_options=parse, convert_options=convert)
+        reader = pcsv.open_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
         done = 0
         for batch in reader:
             batches.append(batch)
@@ -735,6 +780,8 @@ class _Layout:
                              *(("--y-score", c) for c in (y_score or []))):
             if name is not None and name not in columns:
                 raise InputFileError(_missing(path, option, name, columns))
+        check_duplicate_columns(path, columns, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
+                                          "y_score": y_score})
         detected: list[str] = []
         named = {y_true, y_pred, sample_weight, *(y_score or [])}
         free = [c for c in columns if c not in named]
@@ -744,6 +791,11 @@ class _Layout:
                 return given
             lower = {c.lower(): c for c in free}
             for n in names:
+                alike = list(dict.fromkeys(c for c in free if c.lower() == n))
+                if len(alike) > 1:  # e.g. Score and score: which one is meant is not known
+                    raise InputFileError(
+                        f"{path}: columns {' and '.join(repr(c) for c in alike)} both look like the {role} column; "
+                        f"name the one to read with --{role.replace('_', '-')} COLUMN")
                 if n in lower:
                     free.remove(lower[n])
                     detected.append(f"{role} = {lower[n]}")
@@ -772,6 +824,17 @@ class _Layout:
                 f"{path}: no prediction or score column found; name them with --y-pred COLUMN "
                 f"or --y-score COLUMN[,COLUMN...] (columns: {_listing(columns)})")
         return cls(true_col, pred_col, score_cols or None, weight_col, score_labels, detected)
+
+
+_DETECTED_BY = {"y_true": TRUE_NAMES, "y_pred": PRED_NAMES, "sample_weight": WEIGHT_NAMES, "y_score": SCORE_NAMES}
+
+
+def check_duplicate_columns(path: Path, columns: list[str], given: dict[str, Any]) -> None:
+    """:func:`clfeval.input_checks.duplicate_column_problem` of the file's columns (``given``:
+    role -> the column or columns named, or None) as an :class:`InputFileError`."""
+    problem = duplicate_column_problem(columns, given, _DETECTED_BY, _PER_CLASS)
+    if problem is not None:
+        raise InputFileError(f"{path}: {problem}")
 
 
 def _per_class_scores(free: list[str]) -> tuple[list[str], list[str] | None]:
@@ -808,6 +871,10 @@ def _nulls(column: Any) -> np.ndarray:
     return np.flatnonzero(pc.is_null(column, nan_is_null=True).to_numpy(zero_copy_only=False))
 
 
+def _not_utf8(rows: _Rows, name: str, i: int, value: bytes) -> InputFileError:
+    return InputFileError(f"{rows.path}: column {name!r}, {rows.row(i)}: {shown_bytes(value)} is not UTF-8 text")
+
+
 def _not_a_number(rows: _Rows, name: str, i: int, value: Any) -> InputFileError:
     return InputFileError(f"{rows.path}: column {name!r}, {rows.row(i)}: {value!r} is not a number")
 
@@ -833,8 +900,10 @@ def _to_numpy(col: Any) -> np.ndarray:
 
 
 def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
-    """A label column as numpy: integers, strings or booleans; no missing values."""
+    """A label column as numpy: integers, strings or booleans; no missing values (an empty or
+    blank text is a missing value too, not a class named ''); text that is not UTF-8 is an error."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     path = rows.path
     col = table.column(name)
@@ -842,6 +911,16 @@ def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
         raise InputFileError(f"{path}: column {name!r} has a missing value at {rows.where(_nulls(col))}")
     if pa.types.is_dictionary(col.type):
         col = col.cast(col.type.value_type)
+    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
+        bad = first_not_utf8(col.to_pylist())
+        if bad is not None:
+            raise _not_utf8(rows, name, *bad)
+        col = col.cast(pa.string())
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        blank_mask = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces
+        if pc.any(blank_mask).as_py():
+            blank = np.flatnonzero(blank_mask.to_numpy(zero_copy_only=False))
+            raise InputFileError(f"{path}: column {name!r} has a missing value (empty text) at {rows.where(blank)}")
     values = _to_numpy(col)
     if values.dtype == object:
         values = values.astype(str)
@@ -860,6 +939,9 @@ def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type)
             or pa.types.is_null(col.type)):
         values = col.to_pylist()
+        bad = first_not_utf8(values)
+        if bad is not None:
+            raise _not_utf8(rows, name, *bad)
         for i, v in enumerate(values):
             if v is not None:
                 try:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from ..score_kind import kind_of_range
 from ..threshold_sweep import SWEEP_METRICS
 from ._curve import PLOT_MAX_POINTS, ManyModels
 from ._style import new_axes, refresh_legend
@@ -122,7 +123,7 @@ class ThresholdMetricsDisplay(ManyModels):
                                  f"{self.thresholds.shape}.")
         if score_kind is None:
             t = self.thresholds[np.isfinite(self.thresholds)]
-            score_kind = "probability" if t.min() >= 0 and t.max() <= 1 else "decision"
+            score_kind = kind_of_range(t.min(), t.max())
         self.name = name
         self.pos_label = pos_label
         self.marks = list(marks)
