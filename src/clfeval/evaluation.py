@@ -24,7 +24,7 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
-from .exceptions import UndefinedMetricWarning
+from .exceptions import UndefinedMetricWarning, ValuesError
 from .influence import Cases
 from .labels import (
     as_array,
@@ -1076,9 +1076,12 @@ def _names(labels: np.ndarray, target_names: Any) -> list[str]:
 
 def _first_outside(y: np.ndarray, codes: np.ndarray, labels: np.ndarray, name: str) -> ValueError:
     bad = int(np.flatnonzero(codes < 0)[0])
-    return ValueError(
-        f"{name}[{bad}] = {y[bad:bad + 1].tolist()[0]!r} is not one of labels {labels.tolist()}; add it to labels "
-        "or drop those samples."
+    value = y[bad:bad + 1].tolist()[0]
+    return ValuesError(
+        f"{name}[{bad}] = {value!r} is not one of labels {labels.tolist()}; add it to labels "
+        "or drop those samples.",
+        argument=name, kind="not-in-labels", position=bad, value=value, count=int(np.count_nonzero(codes < 0)),
+        allowed=labels.tolist(),
     )
 
 
@@ -1111,14 +1114,16 @@ def _resolve_pos_label(classes: np.ndarray, pos_label: Any, one_column: bool, no
     values = classes.tolist()
     if pos_label is not None:
         if not (classes == pos_label).any():
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes {values}.")
+            raise ValuesError(f"pos_label={pos_label!r} is not one of the classes {values}.", argument="pos_label",
+                              kind="not-a-class", value=pos_label, allowed=values)
         return classes[classes == pos_label][0]
     if classes.dtype.kind in "biuf" and set(values) in _NATURAL_POSITIVE:
         return classes[-1]
     if one_column:
-        raise ValueError(
+        raise ValuesError(
             f"y_score is a single column, so it scores one class of {values}: pass pos_label= "
-            "to say which."
+            "to say which.",
+            argument="pos_label", kind="pos-label-needed", allowed=values,
         )
     notes.append(
         f"Positive class taken as {values[-1]!r}, the second of the sorted classes (the column "
@@ -1289,9 +1294,10 @@ def evaluate(
                     "are the highest-scoring class (leave threshold out)."
                 )
             if s.ndim != 2:
-                raise ValueError(
+                raise ValuesError(
                     f"y_true has {k} classes, so y_score needs one column per class "
-                    f"(shape ({n}, {k})), got shape {s.shape}."
+                    f"(shape ({n}, {k})), got shape {s.shape}.",
+                    argument="y_score", kind="score-columns", count=k, allowed=classes.tolist(),
                 )
             if yp is None:
                 yp_codes = np.argmax(s, axis=1)
