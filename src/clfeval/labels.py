@@ -165,7 +165,7 @@ def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
         raise ValuesError(
             f"{name} contains {int(bad.sum())} infinite value(s); the first is at position "
             f"{_first_position(bad)}. Scores must be finite.",
-            argument=name, kind="infinite", count=int(bad.sum()), value=float(arr[np.argwhere(bad)[0]].item()),
+            argument=name, kind="infinite", count=int(bad.sum()), value=float(arr[tuple(np.argwhere(bad)[0])]),
             **where,
         )
     return arr
