@@ -97,6 +97,17 @@ def test_options_checked_against_the_data_are_usage_errors(preds: Path) -> None:
                  "--prevalence 0.2,0.3,0.5: the data have 2 classes (0, 1)")
 
 
+def test_options_that_do_not_fit_the_data_are_usage_errors(tmp_path: Path, preds: Path) -> None:
+    multi = tmp_path / "mc.csv"
+    multi.write_text("label,p0,p1,p2\n0,0.5,0.3,0.2\n1,0.2,0.5,0.3\n2,0.1,0.2,0.7\n1,0.3,0.4,0.3\n")
+    for extra in ([], ["--stream"]):
+        assert_error(run("report", multi, "--y-score", "p0,p1,p2", "--threshold", "0.3", *extra), 2,
+                     "--threshold 0.3: a threshold cuts binary scores, and this is a multi-class evaluation "
+                     "(3 classes")
+        assert_error(run("report", preds, "--labels", "0,1,2", *extra), 2,
+                     "--labels 0,1,2 names 3 classes, so give one score column per class", "'score'")
+
+
 def test_argparse_errors_are_one_line(preds: Path) -> None:
     assert_error(run("report", preds, "--beta", "high"), 2, "--beta", "'high'")
     assert_error(run("report", preds, "--batch-rows", "0"), 2, "--batch-rows", "'0'")

@@ -467,7 +467,7 @@ def _columns(batches: PredictionBatches) -> dict[str, Any]:
 def _where(data: Predictions, columns: dict[str, Any] | None, args: argparse.Namespace, partial: bool = False
            ) -> Where:
     """Where ``data``'s arrays lie (for the rows and columns of a data error's message)."""
-    options = {"--labels": args.labels, "--pos-label": args.pos_label}
+    options = {"--labels": args.labels, "--pos-label": args.pos_label, "--threshold": args.threshold}
     return Where(data.path, columns or {"y_score": data.score_columns}, first_row=data.first_row,
                  folder_row=data.folder_row, partial=partial, argv=getattr(args, "argv", None), options=options)
 
@@ -779,7 +779,8 @@ def _compare(args: argparse.Namespace) -> int:
             except ValuesError as exc:
                 columns = {"y_true": args.y_true, "y_pred": m.columns, "y_score": m.columns}
                 where = Where(Path(args.file), columns, argv=args.argv,
-                              options={"--labels": args.labels, "--pos-label": args.pos_label})
+                              options={"--labels": args.labels, "--pos-label": args.pos_label,
+                                       "--threshold": args.threshold})
                 raise data_error(exc, where) or exc from None
             evs.append(ev)
             if m.y_pred is not None:

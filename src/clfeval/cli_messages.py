@@ -88,9 +88,19 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
         classes = ", ".join(str(v) for v in exc.allowed or [])
         return InputFileError(f"{where.path}: the score column{f' {col!r}' if col else ''} scores one class of "
                               f"({classes}): give --pos-label to say which")
+    if exc.kind == "not-binary" and exc.argument == "threshold":
+        threshold = where.option("--threshold")
+        if threshold is not None:
+            return UsageError(f"--threshold {threshold}: a threshold cuts binary scores, and this is a multi-class "
+                              f"evaluation ({len(exc.allowed or [])} classes: each row is predicted as its "
+                              "highest-scoring class); leave --threshold out")
     if exc.kind == "score-columns":
         col, truth = where.column("y_score", 0), where.column("y_true", None)
         classes = ", ".join(str(v) for v in exc.allowed or [])
+        labels = where.option("--labels")
+        if labels is not None:
+            return UsageError(f"--labels {labels} names {exc.count} classes, so give one score column per class "
+                              f"(--y-score COL1,COL2,...), not the one column {col!r}")
         return InputFileError(f"{where.path}: column {truth!r} holds {exc.count} classes ({classes}), so give one "
                               f"score column per class (--y-score COL1,COL2,...), not the one column {col!r}")
     col = where.column(exc.argument, exc.column)

@@ -1289,9 +1289,10 @@ def evaluate(
                 matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
         else:
             if thr is not None:
-                raise ValueError(
+                raise ValuesError(
                     "threshold applies to binary and multilabel scores; multi-class predictions "
-                    "are the highest-scoring class (leave threshold out)."
+                    "are the highest-scoring class (leave threshold out).",
+                    argument="threshold", kind="not-binary", value=thr, allowed=classes.tolist(),
                 )
             if s.ndim != 2:
                 raise ValuesError(
