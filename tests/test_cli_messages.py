@@ -106,6 +106,13 @@ def test_options_that_do_not_fit_the_data_are_usage_errors(tmp_path: Path, preds
                      "(3 classes")
         assert_error(run("report", preds, "--labels", "0,1,2", *extra), 2,
                      "--labels 0,1,2 names 3 classes, so give one score column per class", "'score'")
+        assert_error(run("report", multi, "--y-score", "p0,p1", "--labels", "0,1,2", *extra), 2,
+                     "--labels 0,1,2 names 3 classes, so give one score column per class", "not the 2 ('p0', 'p1')")
+        assert_error(run("report", multi, "--y-score", "p0,p1", *extra), 1,
+                     f"{multi}: 2 score columns ('p0', 'p1'), but column 'label' holds 3 classes (0, 1, 2)")
+    one = tmp_path / "one.csv"
+    one.write_text("label,score\n1,0.9\n1,0.2\n")
+    assert_error(run("report", one), 1, f"{one}: column 'label' holds one class only (1): give --labels")
 
 
 def test_argparse_errors_are_one_line(preds: Path) -> None:
@@ -186,8 +193,10 @@ def test_a_stream_names_the_row_not_the_batch(stream_file: Path) -> None:
         line = assert_error(run("report", stream_file, "--labels", "0,1", *extra), 1,
                             f"{stream_file}: column 'label', data row 5000: 2 is not one of --labels 0,1")
         assert "data rows" not in line and "1-1000" not in line
-        line = assert_error(run("report", stream_file, "--labels", "0,1,2", "--pos-label", "1", *extra), 1)
-        assert "data rows" not in line
+    # without --labels the classes are learnt from every row: the message is about the file, not a batch
+    line = assert_error(run("report", stream_file, "--stream", "--batch-rows", "1000"), 1,
+                        f"{stream_file}: column 'label' holds 3 classes (0, 1, 2), so give one score column per class")
+    assert "data rows" not in line
 
 
 def test_a_stream_names_the_row_of_an_infinite_score(stream_file: Path, tmp_path: Path) -> None:
@@ -269,6 +278,14 @@ def test_other_warnings_become_one_note_each(preds: Path, monkeypatch: pytest.Mo
 
 
 # ---------------------------------------------------------------- the library's errors carry where
+
+
+def test_score_columns_must_match_the_labels_given() -> None:
+    with pytest.raises(ValuesError, match=r"y_score has 2 columns but labels has 3 classes \(\[0, 1, 2\]\)") as e:
+        clfeval.evaluate([0, 1, 0, 1], y_score=[[0.5, 0.5], [0.4, 0.6], [0.5, 0.5], [0.1, 0.9]], labels=[0, 1, 2])
+    assert (e.value.kind, e.value.count) == ("columns-vs-classes", 2)
+    with pytest.raises(ValuesError, match=r"y_score has 3 columns but labels has 2 classes"):
+        clfeval.evaluate([0, 1, 0, 1], y_score=np.full((4, 3), 1 / 3), labels=[0, 1])
 
 
 def test_library_errors_keep_their_words_and_carry_the_position() -> None:

@@ -379,7 +379,9 @@ def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[st
             return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
                             sample_weight=data.sample_weight, **options)
         except ValuesError as exc:
-            raise data_error(exc, _where(data, columns, args)) or exc from None
+            raise data_error(exc, _where(data, columns, args)) or _in_words(exc, data.path, columns) from None
+        except ValueError as exc:
+            raise _in_words(exc, data.path, columns) from None
 
 
 def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list[str],
@@ -470,6 +472,11 @@ def _where(data: Predictions, columns: dict[str, Any] | None, args: argparse.Nam
     options = {"--labels": args.labels, "--pos-label": args.pos_label, "--threshold": args.threshold}
     return Where(data.path, columns or {"y_score": data.score_columns}, first_row=data.first_row,
                  folder_row=data.folder_row, partial=partial, argv=getattr(args, "argv", None), options=options)
+
+
+def _in_words(exc: ValueError, path: Any, columns: dict[str, Any] | None) -> InputFileError:
+    """A library error about ``path``'s columns, its argument names in the command's words."""
+    return InputFileError(f"{path}: {in_cli_words(str(exc), columns)}")
 
 
 def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: list[str],
@@ -781,7 +788,9 @@ def _compare(args: argparse.Namespace) -> int:
                 where = Where(Path(args.file), columns, argv=args.argv,
                               options={"--labels": args.labels, "--pos-label": args.pos_label,
                                        "--threshold": args.threshold})
-                raise data_error(exc, where) or exc from None
+                raise data_error(exc, where) or _in_words(exc, args.file, columns) from None
+            except ValueError as exc:
+                raise _in_words(exc, args.file, {"y_true": args.y_true, "y_score": m.columns}) from None
             evs.append(ev)
             if m.y_pred is not None:
                 preds.append(m.y_pred)

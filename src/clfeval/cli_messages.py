@@ -94,6 +94,23 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
             return UsageError(f"--threshold {threshold}: a threshold cuts binary scores, and this is a multi-class "
                               f"evaluation ({len(exc.allowed or [])} classes: each row is predicted as its "
                               "highest-scoring class); leave --threshold out")
+    if exc.kind == "columns-vs-classes":
+        cols = where.columns.get("y_score") or []
+        named = f" ({', '.join(map(repr, cols))})" if len(cols) == exc.count else ""
+        truth = where.column("y_true", None)
+        classes = ", ".join(str(v) for v in exc.allowed or [])
+        labels = where.option("--labels")
+        if labels is not None:
+            return UsageError(f"--labels {labels} names {len(exc.allowed or [])} classes, so give one score column "
+                              f"per class (--y-score COL1,COL2,...), not the {exc.count}{named}")
+        return InputFileError(f"{where.path}: {exc.count} score columns{named}, but column {truth!r} holds "
+                              f"{len(exc.allowed or [])} classes ({classes}): give one score column per class, "
+                              "or --labels listing the classes in column order")
+    if exc.kind == "one-class":
+        truth = where.column("y_true", None)
+        only = ", ".join(str(v) for v in exc.allowed or [])
+        return InputFileError(f"{where.path}: column {truth!r} holds one class only ({only}): give --labels "
+                              "NEGATIVE,POSITIVE (or --pos-label) so the scores can be read")
     if exc.kind == "score-columns":
         col, truth = where.column("y_score", 0), where.column("y_true", None)
         classes = ", ".join(str(v) for v in exc.allowed or [])
@@ -146,7 +163,8 @@ def in_cli_words(text: str, columns: dict[str, Any] | None = None) -> str:
     "column 'p' is a single column, so it scores one class of ['a', 'b']: give --pos-label to say which."
     """
     text = re.sub(r"\bpass (\w+)=( to StreamingEvaluation)?",
-                  lambda m: f"give {_ARGUMENTS.get(m.group(1), '--' + m.group(1).replace('_', '-'))}", text)
+                  lambda m: f"give {_ARGUMENTS.get(m.group(1), '--' + m.group(1).replace('_', '-'))} ", text)
+    text = re.sub(r" +([ ,.;:)])", r"\1", text)
     text = re.sub(r"\b(pos_label|labels|threshold|beta|prevalence|n_resamples)=", lambda m: _ARGUMENTS[m.group(1)] + " ",
                   text)
     for argument, col in (columns or {}).items():

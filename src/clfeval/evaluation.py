@@ -1098,14 +1098,21 @@ def _resolve_labels(
         if unique_sorted(given, "labels").size != given.size:
             raise ValueError(f"labels must be distinct, got {given.tolist()}.")
         union_labels(given, *present, names=("labels", *names))  # refuses a type mix
+        if n_columns is not None and n_columns != given.size and not (n_columns == 2 and given.size < 2):
+            raise ValuesError(
+                f"y_score has {n_columns} columns but labels has {given.size} classes ({given.tolist()}); "
+                "give one score column per class, in the order of labels.",
+                argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=given.tolist(),
+            )
         return given
     out = union_labels(*present, names=tuple(names))
     if pos_label is not None and out.size < 2 and not (out == pos_label).any():
         out = union_labels(out, np.array([pos_label]), names=(*names, "pos_label"))
     if n_columns is not None and n_columns != out.size and not (n_columns == 2 and out.size < 2):
-        raise ValueError(
+        raise ValuesError(
             f"y_score has {n_columns} columns but the data has {out.size} classes "
-            f"({out.tolist()}); pass labels= listing every class in column order."
+            f"({out.tolist()}); pass labels= listing every class in column order.",
+            argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=out.tolist(),
         )
     return out
 
@@ -1255,9 +1262,10 @@ def evaluate(
     names = _names(classes, target_names)
     binary = k <= 2 and (n_columns is None or n_columns <= 2)
     if s is not None and k < 2:
-        raise ValueError(
+        raise ValuesError(
             f"y_true has a single class ({classes.tolist()}) and no other class is named: pass "
-            "labels=[negative, positive] (or pos_label) so the scores can be read."
+            "labels=[negative, positive] (or pos_label) so the scores can be read.",
+            argument="y_true", kind="one-class", allowed=classes.tolist(),
         )
     pos = None
     score_kind = None if s is None else _score_kind(s)
