@@ -119,6 +119,9 @@ def test_argparse_errors_are_one_line(preds: Path) -> None:
     assert_error(run("report", preds, "--beta", "high"), 2, "--beta", "'high'")
     assert_error(run("report", preds, "--batch-rows", "0"), 2, "--batch-rows", "'0'")
     assert_error(run("compare", preds, "--y-true", "label"), 2, "--model")
+    assert_error(run("report", preds, "--cost", "-1,1;1,0"), 2,
+                 "--cost: expected one argument (a value that starts with '-' goes after '=', as in --cost=-1;")
+    assert run("report", preds, "--cost=-1,1;1,0").returncode == 0  # a benefit on the diagonal is allowed
 
 
 COMPARE = [

@@ -45,7 +45,10 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         text = re.sub(r"^argument ([^:]+): ", r"\1: ", " ".join(message.split()))
-        self.exit(2, f"{PROG}: error: {text} (see {self.prog} --help)\n")
+        m = re.match(r"(--[\w-]+): expected one argument", text)
+        # e.g. --cost -1,1;1,0: argparse takes a value starting with '-' for an option
+        hint = f"a value that starts with '-' goes after '=', as in {m.group(1)}=-1; " if m else ""
+        self.exit(2, f"{PROG}: error: {text} ({hint}see {self.prog} --help)\n")
 
 
 def typed(argv: Sequence[str] | None, option: str, value: Any) -> str:

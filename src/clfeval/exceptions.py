@@ -6,6 +6,10 @@ True
 ...                   argument="y_score", position=3, kind="infinite", value=float("inf"))
 >>> isinstance(err, ValueError), err.argument, err.position, err.column
 (True, 'y_score', 3, None)
+>>> import pickle  # errors travel from Dask workers
+>>> again = pickle.loads(pickle.dumps(err))
+>>> str(again) == str(err), again.argument, again.position, again.kind
+(True, 'y_score', 3, 'infinite')
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ class ValuesError(ValueError):
     value, ``count`` how many values are bad and ``allowed`` the values that were allowed (labels).
     """
 
-    def __init__(self, message: str, *, argument: str, kind: str, position: int | None = None,
+    def __init__(self, message: str, *, argument: str = "", kind: str = "", position: int | None = None,
                  column: int | None = None, value: Any = None, count: int | None = None,
                  allowed: list[Any] | None = None) -> None:
         super().__init__(message)
