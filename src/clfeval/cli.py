@@ -31,7 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .cli_messages import Where, cluster_error, data_error, in_cli_words, warnings_as_notes
+from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
+                          read_costs, threshold_rule)
 from .command import install_signal_handlers, interruption_message
+from .exceptions import ValuesError
 from .input_checks import stem_of
 from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
@@ -44,7 +48,6 @@ if TYPE_CHECKING:
 
 __all__ = ["main", "build_parser"]
 
-PROG = "clfeval"
 #: modules of the optional extras (plot, report, files): missing ones get an install hint
 OPTIONAL_MODULES = {"matplotlib", "plotly", "rich", "pyarrow", "dask", "distributed"}
 #: files whose in-memory evaluation would take more than --memory-budget are streamed; the default
@@ -55,13 +58,9 @@ DEFAULT_MEMORY_BUDGET = "auto"
 IN_MEMORY_FACTOR = {"scores": 10, "labels": 3}
 
 
-class UsageError(Exception):
-    """Bad options (exit status 2)."""
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``clfeval`` command."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog=PROG, description="Evaluate a classifier from its predictions: report, curves, JSON, HTML, PNG.")
     from . import __version__
 
@@ -236,15 +235,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; returns the exit status (0 ok, 1 bad data or files, 2 bad usage)."""
     parser = build_parser()
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # the options as typed, for messages
     if args.command is None:
         parser.print_help()
         return 2
     try:
-        if args.command == "report":
-            return _report(args)
-        if args.command == "compare":
-            return _compare(args)
-        return _demo(args)
+        with warnings_as_notes():  # warnings: one note line each, never Python's warning lines
+            if args.command == "report":
+                return _report(args)
+            if args.command == "compare":
+                return _compare(args)
+            return _demo(args)
     except UsageError as exc:
         parser.exit(2, f"{PROG}: error: {exc}\n")
     except (InputFileError, OutputError) as exc:
@@ -255,9 +256,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail(f"{exc} (install the extras: pip install 'clfeval[all]')")
     except ValueError as exc:
         path = getattr(args, "file", None)
-        return _fail(f"{path}: {exc}" if path else str(exc))
+        text = in_cli_words(str(exc))
+        return _fail(f"{path}: {text}" if path else text)
     except KeyboardInterrupt as exc:  # SIGINT, SIGTERM, SIGHUP (see clfeval.command)
         return _fail(*interruption_message(exc))
+    except Exception as exc:  # a Dask cluster that lost its workers
+        message = cluster_error(exc, getattr(args, "scheduler", None))
+        if message is None:
+            raise
+        return _fail(message)
     return 0
 
 
@@ -269,22 +276,17 @@ def _fail(message: str, status: int = 1) -> int:
 # ---------------------------------------------------------------- report
 
 
-def _check_level(level: float) -> None:
-    if not 0.0 < level < 1.0:
-        raise UsageError(f"--level {level:g}: must be between 0 and 1 (e.g. 0.95)")
-
-
 def _report(args: argparse.Namespace) -> int:
+    check_options(args)
     outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file), ("--cost", args.cost)])
-    _check_level(args.level)
     if args.ci not in (None, "analytic") and args.sample_weight is not None:
         raise UsageError(f"--ci {args.ci} with --sample-weight: the bootstrap resamples counts of cases; "
                          "use --ci analytic for weighted cases")
-    costs = None if args.cost is None else _read_costs(args.cost)
-    prevalence = None if args.prevalence is None else _read_numbers(args.prevalence, "--prevalence")
+    costs = None if args.cost is None else read_costs(args.cost)
+    prevalence = None if args.prevalence is None else [float(v) for v in args.prevalence.split(",")]
     if prevalence is not None and costs is None:
         raise UsageError("--prevalence weighs the costs: give --cost too")
-    rule = _threshold_rule(args.threshold)
+    rule = threshold_rule(args.threshold)
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     notices: list[str] = []
@@ -297,13 +299,14 @@ def _report(args: argparse.Namespace) -> int:
                                           progress=args.progress)
         why = _why_stream(batches, args)
         if why is None:
-            ev = _evaluate_file(batches.read_all(), args, notices, rule)
+            ev = _evaluate_file(batches.read_all(), args, notices, rule, _columns(batches))
         else:
             ev = _stream_file(batches, args, notices, rule, why)
         detected, score_range, score_columns = batches.detected, batches.score_range, batches.score_columns
     _check_stream_intervals(ev, args)
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
+        check_prevalence_size(prevalence, ev.names, args)
     if rule is not None:
         ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
     # scores outside [0, 1]: how they were read (clfeval.score_kind) and which threshold applies
@@ -343,31 +346,6 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-_RULES = ("youden", "max-f1", "max-fbeta", "break-even", "closest-topleft", "min-cost")
-_BOUNDS = ("recall", "precision", "specificity", "sensitivity")
-
-
-def _threshold_rule(text: str | None) -> tuple[str, float | None] | None:
-    """--threshold as a rule (criterion, bound), or None for a number (or nothing)."""
-    if text is None:
-        return None
-    try:
-        float(text)
-        return None
-    except ValueError:
-        pass
-    name, _, bound = text.strip().lower().partition("=")
-    if name in _RULES and not bound:
-        return name, None
-    if name in _BOUNDS and bound:
-        try:
-            return name, float(bound)
-        except ValueError:
-            pass
-    raise UsageError(f"--threshold {text!r}: give a number, one of {', '.join(_RULES)}, or a bound such as "
-                     "recall=0.9 (recall, precision, specificity, sensitivity)")
-
-
 def _apply_rule(ev: Evaluation, rule: tuple[str, float | None], costs: Any, prevalence: Any, beta: float | None,
                 notices: list[str]) -> Evaluation:
     """``ev`` at the threshold the rule picks (binary scores only)."""
@@ -390,40 +368,6 @@ def _apply_rule(ev: Evaluation, rule: tuple[str, float | None], costs: Any, prev
     return ev.at(point.threshold)
 
 
-def _read_numbers(text: str, option: str) -> list[float]:
-    try:
-        return [float(v) for v in text.split(",")]
-    except ValueError:
-        raise UsageError(f"{option} {text!r}: give numbers separated by commas") from None
-
-
-def _read_costs(text: str) -> np.ndarray:
-    """--cost: inline rows 'a,b;c,d', or a .json (list of rows) or .csv file."""
-    path = Path(text)
-    if path.suffix.lower() in (".json", ".csv", ".tsv") or path.exists():
-        if not path.is_file():
-            raise UsageError(f"--cost {text}: no such file")
-        if path.suffix.lower() == ".json":
-            import json
-
-            try:
-                rows = json.loads(path.read_text())
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"--cost {text}: not valid JSON ({exc})") from None
-        else:
-            sep = "\t" if path.suffix.lower() == ".tsv" else ","
-            rows = [line.split(sep) for line in path.read_text().splitlines() if line.strip()]
-    else:
-        rows = [r.split(",") for r in text.split(";")]
-    try:
-        matrix = np.array([[float(v) for v in row] for row in rows], dtype=np.float64)
-    except (TypeError, ValueError):
-        raise UsageError(f"--cost {text}: the cost matrix must hold numbers only (rows of equal length)") from None
-    if matrix.ndim != 2 or matrix.shape[0] != matrix.shape[1] or not np.isfinite(matrix).all():
-        raise UsageError(f"--cost {text}: the cost matrix must be square (k rows of k finite numbers)")
-    return matrix
-
-
 def _check_costs_shape(ev: Evaluation, costs: np.ndarray) -> None:
     k = len(ev.labels)
     if costs.shape != (k, k):
@@ -432,14 +376,19 @@ def _check_costs_shape(ev: Evaluation, costs: np.ndarray) -> None:
 
 
 def _evaluate_file(data: Predictions, args: argparse.Namespace, notices: list[str],
-                   rule: tuple[str, float | None] | None = None) -> Evaluation:
+                   rule: tuple[str, float | None] | None = None, columns: dict[str, Any] | None = None) -> Evaluation:
     from .evaluation import evaluate
 
     options, use_pred = _evaluate_options(data, args, notices, rule, stem_of(data.path))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
-        return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
-                        sample_weight=data.sample_weight, **options)
+        try:
+            return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
+                            sample_weight=data.sample_weight, **options)
+        except ValuesError as exc:
+            raise data_error(exc, _where(data, columns, args)) or _in_words(exc, data.path, columns) from None
+        except ValueError as exc:
+            raise _in_words(exc, data.path, columns) from None
 
 
 def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list[str],
@@ -450,6 +399,7 @@ def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list
     y_true = data.y_true
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
+    check_labels(labels, pos_label, args)
     y_score = data.y_score
     if labels is None and data.score_labels is not None:
         # per-class score columns name their classes: the columns' order is the label order
@@ -504,15 +454,36 @@ class _BatchError(Exception):
         super().__init__(str(error))
         self.batch, self.error = batch, error
 
-    def input_error(self) -> InputFileError:
+    def input_error(self, columns: dict[str, Any], args: argparse.Namespace) -> InputFileError | UsageError:
         b = self.batch
+        if isinstance(self.error, ValuesError):  # the bad value's own row and column
+            better = data_error(self.error, _where(b, columns, args, partial=True))
+            if better is not None:
+                return better
         rows = f"data rows {b.first_row + 1}-{b.first_row + b.n_rows}"
         if b.folder_row is not None:
             rows += f" (rows {b.folder_row + 1}-{b.folder_row + b.n_rows} of the directory)"
-        # the stream's hints name its Python arguments; here they are options
-        text = re.sub(r"pass (\w+)= to StreamingEvaluation",
-                      lambda m: f"give --{m.group(1).replace('_', '-')}", str(self.error))
-        return InputFileError(f"{b.path}, {rows}: {text}")
+        # the stream's hints name its Python arguments; here they are options and columns
+        return InputFileError(f"{b.path}, {rows}: {in_cli_words(str(self.error), columns)}")
+
+
+def _columns(batches: PredictionBatches) -> dict[str, Any]:
+    """The column of each argument of ``evaluate``, for messages."""
+    return {"y_true": batches.y_true_column, "y_pred": batches.y_pred_column, "y_score": batches.score_columns,
+            "sample_weight": batches.weight_column}
+
+
+def _where(data: Predictions, columns: dict[str, Any] | None, args: argparse.Namespace, partial: bool = False
+           ) -> Where:
+    """Where ``data``'s arrays lie (for the rows and columns of a data error's message)."""
+    options = {"--labels": args.labels, "--pos-label": args.pos_label, "--threshold": args.threshold}
+    return Where(data.path, columns or {"y_score": data.score_columns}, first_row=data.first_row,
+                 folder_row=data.folder_row, partial=partial, argv=getattr(args, "argv", None), options=options)
+
+
+def _in_words(exc: ValueError, path: Any, columns: dict[str, Any] | None) -> InputFileError:
+    """A library error about ``path``'s columns, its argument names in the command's words."""
+    return InputFileError(f"{path}: {in_cli_words(str(exc), columns)}")
 
 
 def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: list[str],
@@ -540,12 +511,12 @@ def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: 
         # every row, then stream again with them fixed
         fixed = _options_from_all_rows(batches, options, use_pred) if first.y_score is not None else None
         if fixed is None:
-            raise failure.input_error() from None
+            raise failure.input_error(_columns(batches), args) from None
         with contextlib.closing(iter(batches)) as rows:
             try:
                 stream, count = _stream(rows, fixed, settings, use_pred)
             except _BatchError as exc:
-                raise exc.input_error() from None
+                raise exc.input_error(_columns(batches), args) from None
         notices.append("the first rows did not show every class or the kind of scores: read the file once to "
                        "learn them, then streamed it again")
     with warnings.catch_warnings():
@@ -786,20 +757,31 @@ def _compare(args: argparse.Namespace) -> int:
     from .evaluation import evaluate, predict_from_scores
     from .report.terminal import print_comparison, print_tests
 
+    check_options(args)
     outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file)])
-    _check_level(args.level)
     specs = _model_specs(args.model)
     from .tabular import read_models
 
     y_true, models, _ = read_models(args.file, y_true=args.y_true, models=specs, progress=args.progress)
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
+    check_labels(labels, pos_label, args)
     evs, preds = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for m in models:
             thr = args.threshold if m.y_score is not None and m.y_pred is None else None
-            ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr, name=m.name)
+            try:
+                ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr,
+                              name=m.name)
+            except ValuesError as exc:
+                columns = {"y_true": args.y_true, "y_pred": m.columns, "y_score": m.columns}
+                where = Where(Path(args.file), columns, argv=args.argv,
+                              options={"--labels": args.labels, "--pos-label": args.pos_label,
+                                       "--threshold": args.threshold})
+                raise data_error(exc, where) or _in_words(exc, args.file, columns) from None
+            except ValueError as exc:
+                raise _in_words(exc, args.file, {"y_true": args.y_true, "y_score": m.columns}) from None
             evs.append(ev)
             note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
                 ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,

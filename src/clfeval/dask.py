@@ -59,6 +59,10 @@ from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
 __all__ = ["evaluate", "evaluate_file", "statistics"]
 
 _ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
+#: seconds to wait for a dask scheduler to answer before giving up (``evaluate_file(scheduler=...)``; less
+#: where dask's ``distributed.comm.timeouts.connect`` says less)
+CONNECT_TIMEOUT = 5
+
 #: scheduler names that run locally (dask.config "scheduler") rather than an address to connect to
 LOCAL_SCHEDULERS = ("synchronous", "sync", "single-threaded", "threads", "threading", "processes")
 
@@ -664,7 +668,14 @@ def _connect(address: str) -> Any:
     except ImportError as exc:
         raise ImportError("a dask scheduler address needs dask.distributed: pip install 'clfeval[dask]'") from exc
     try:
-        return Client(address, set_as_default=False)
+        from distributed.comm import registry
+        from distributed.comm.addressing import parse_address
+
+        registry.get_backend(parse_address(address)[0])  # an unknown scheme: before a Client half-starts
+        from dask.utils import parse_timedelta
+
+        configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", CONNECT_TIMEOUT), "s")
+        return Client(address, set_as_default=False, timeout=min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT))
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         raise ValueError(f"cannot connect to the dask scheduler at {address!r}: {message}") from None

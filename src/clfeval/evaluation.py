@@ -24,7 +24,7 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
-from .exceptions import UndefinedMetricWarning
+from .exceptions import UndefinedMetricWarning, ValuesError
 from .influence import Cases
 from .labels import (
     as_array,
@@ -1078,9 +1078,12 @@ def _names(labels: np.ndarray, target_names: Any) -> list[str]:
 
 def _first_outside(y: np.ndarray, codes: np.ndarray, labels: np.ndarray, name: str) -> ValueError:
     bad = int(np.flatnonzero(codes < 0)[0])
-    return ValueError(
-        f"{name}[{bad}] = {y[bad:bad + 1].tolist()[0]!r} is not one of labels {labels.tolist()}; add it to labels "
-        "or drop those samples."
+    value = y[bad:bad + 1].tolist()[0]
+    return ValuesError(
+        f"{name}[{bad}] = {value!r} is not one of labels {labels.tolist()}; add it to labels "
+        "or drop those samples.",
+        argument=name, kind="not-in-labels", position=bad, value=value, count=int(np.count_nonzero(codes < 0)),
+        allowed=labels.tolist(),
     )
 
 
@@ -1097,14 +1100,21 @@ def _resolve_labels(
         if unique_sorted(given, "labels").size != given.size:
             raise ValueError(f"labels must be distinct, got {given.tolist()}.")
         union_labels(given, *present, names=("labels", *names))  # refuses a type mix
+        if n_columns is not None and n_columns != given.size and not (n_columns == 2 and given.size < 2):
+            raise ValuesError(
+                f"y_score has {n_columns} columns but labels has {given.size} classes ({given.tolist()}); "
+                "give one score column per class, in the order of labels.",
+                argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=given.tolist(),
+            )
         return given
     out = union_labels(*present, names=tuple(names))
     if pos_label is not None and out.size < 2 and not (out == pos_label).any():
         out = union_labels(out, np.array([pos_label]), names=(*names, "pos_label"))
     if n_columns is not None and n_columns != out.size and not (n_columns == 2 and out.size < 2):
-        raise ValueError(
+        raise ValuesError(
             f"y_score has {n_columns} columns but the data has {out.size} classes "
-            f"({out.tolist()}); pass labels= listing every class in column order."
+            f"({out.tolist()}); pass labels= listing every class in column order.",
+            argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=out.tolist(),
         )
     return out
 
@@ -1113,14 +1123,16 @@ def _resolve_pos_label(classes: np.ndarray, pos_label: Any, one_column: bool, no
     values = classes.tolist()
     if pos_label is not None:
         if not (classes == pos_label).any():
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes {values}.")
+            raise ValuesError(f"pos_label={pos_label!r} is not one of the classes {values}.", argument="pos_label",
+                              kind="not-a-class", value=pos_label, allowed=values)
         return classes[classes == pos_label][0]
     if classes.dtype.kind in "biuf" and set(values) in _NATURAL_POSITIVE:
         return classes[-1]
     if one_column:
-        raise ValueError(
+        raise ValuesError(
             f"y_score is a single column, so it scores one class of {values}: pass pos_label= "
-            "to say which."
+            "to say which.",
+            argument="pos_label", kind="pos-label-needed", allowed=values,
         )
     notes.append(
         f"Positive class taken as {values[-1]!r}, the second of the sorted classes (the column "
@@ -1252,9 +1264,10 @@ def evaluate(
     names = _names(classes, target_names)
     binary = k <= 2 and (n_columns is None or n_columns <= 2)
     if s is not None and k < 2:
-        raise ValueError(
+        raise ValuesError(
             f"y_true has a single class ({classes.tolist()}) and no other class is named: pass "
-            "labels=[negative, positive] (or pos_label) so the scores can be read."
+            "labels=[negative, positive] (or pos_label) so the scores can be read.",
+            argument="y_true", kind="one-class", allowed=classes.tolist(),
         )
     pos = None
     score_kind = None if s is None else _score_kind(s)
@@ -1286,14 +1299,16 @@ def evaluate(
                 matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
         else:
             if thr is not None:
-                raise ValueError(
+                raise ValuesError(
                     "threshold applies to binary and multilabel scores; multi-class predictions "
-                    "are the highest-scoring class (leave threshold out)."
+                    "are the highest-scoring class (leave threshold out).",
+                    argument="threshold", kind="not-binary", value=thr, allowed=classes.tolist(),
                 )
             if s.ndim != 2:
-                raise ValueError(
+                raise ValuesError(
                     f"y_true has {k} classes, so y_score needs one column per class "
-                    f"(shape ({n}, {k})), got shape {s.shape}."
+                    f"(shape ({n}, {k})), got shape {s.shape}.",
+                    argument="y_score", kind="score-columns", count=k, allowed=classes.tolist(),
                 )
             if yp is None:
                 yp_codes = np.argmax(s, axis=1)

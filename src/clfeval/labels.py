@@ -15,6 +15,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .exceptions import ValuesError
+
 __all__ = [
     "as_array",
     "as_score_array",
@@ -39,10 +41,17 @@ def _first_position(mask: np.ndarray) -> str:
     return str(int(idx[0])) if idx.size == 1 else str(tuple(int(i) for i in idx))
 
 
+def _first_where(mask: np.ndarray) -> dict[str, Any]:
+    """The first True of a boolean mask as ValuesError's ``position`` (row) and ``column``."""
+    idx = np.argwhere(mask)[0]
+    return {"position": int(idx[0]), "column": int(idx[1]) if idx.size > 1 else None}
+
+
 def _missing_error(name: str, mask: np.ndarray) -> ValueError:
-    return ValueError(
+    return ValuesError(
         f"{name} contains {int(np.count_nonzero(mask))} missing value(s) (None/NaN/null); "
-        f"the first is at position {_first_position(mask)}. Drop or impute them before evaluating."
+        f"the first is at position {_first_position(mask)}. Drop or impute them before evaluating.",
+        argument=name, kind="missing", count=int(np.count_nonzero(mask)), **_first_where(mask),
     )
 
 
@@ -152,9 +161,12 @@ def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
         raise ValueError(f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}.")
     if not np.isfinite(arr).all():
         bad = ~np.isfinite(arr)
-        raise ValueError(
+        where = _first_where(bad)
+        raise ValuesError(
             f"{name} contains {int(bad.sum())} infinite value(s); the first is at position "
-            f"{_first_position(bad)}. Scores must be finite."
+            f"{_first_position(bad)}. Scores must be finite.",
+            argument=name, kind="infinite", count=int(bad.sum()), value=float(arr[tuple(np.argwhere(bad)[0])]),
+            **where,
         )
     return arr
 
@@ -211,16 +223,20 @@ def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = Tr
         w = w.astype(np.float64, copy=False)
         if not np.isfinite(w).all():
             bad = ~np.isfinite(w)
-            raise ValueError(
+            raise ValuesError(
                 f"sample_weight contains {int(bad.sum())} non-finite value(s); the first is at "
-                f"position {_first_position(bad)}."
+                f"position {_first_position(bad)}.",
+                argument="sample_weight", kind="non-finite", count=int(bad.sum()),
+                value=float(w[np.argmax(bad)]), **_first_where(bad),
             )
     else:
         raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}.")
     if w.size and w.min() < 0:
-        raise ValueError(
+        raise ValuesError(
             f"sample_weight contains negative values; the first is at position "
-            f"{_first_position(w < 0)}. Weights must be >= 0."
+            f"{_first_position(w < 0)}. Weights must be >= 0.",
+            argument="sample_weight", kind="negative", count=int(np.count_nonzero(w < 0)),
+            value=w[np.argmax(w < 0)].item(), **_first_where(w < 0),
         )
     if not allow_all_zero and w.size and not w.any():
         raise ValueError(

@@ -580,7 +580,9 @@ def read_models(
         m = ModelColumns(name=name, columns=list(cols))
         if len(cols) == 1:
             values = _labels(table, cols[0], rows)
-            if set(np.unique(values).tolist()) <= known or values.dtype.kind not in "fiub":
+            if values.dtype.kind not in "fiub" and truth.dtype.kind in "fiub":
+                m.y_score = _numbers(table, cols[0], rows, "score")  # text among numbers: names its row
+            elif set(np.unique(values).tolist()) <= known or values.dtype.kind not in "fiub":
                 m.y_pred = values
             else:
                 m.y_score = _numbers(table, cols[0], rows, "score")
