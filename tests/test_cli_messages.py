@@ -220,6 +220,15 @@ def test_a_directory_names_the_file_its_row_and_the_directory_row(tmp_path: Path
                  "b.csv: column 'label', data row 3 (row 9 of the directory): 5 is not one of --labels 0,1")
 
 
+def test_text_among_number_labels_names_its_row(tmp_path: Path) -> None:
+    path = tmp_path / "mix.csv"
+    path.write_text("label,pred\n1,1\n0,0\n1,x\n0,0\n")
+    # a stream refuses the first batch (the column is text throughout) and finds the batch with the text
+    for extra in ([], ["--stream", "--batch-rows", "2"], ["--stream", "--batch-rows", "1"]):
+        assert_error(run("report", path, *extra), 1,
+                     f"{path}: column 'pred', data row 3: 'x' is text, but column 'label' holds numbers")
+
+
 def test_compare_names_text_in_a_score_column(tmp_path: Path) -> None:
     path = tmp_path / "m.csv"
     path.write_text("y,a,b\n1,0.9,0.8\n0,0.2,0.1\n1,0.4,n/a?\n0,0.7,0.3\n1,0.8,0.6\n")
