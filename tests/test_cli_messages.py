@@ -76,6 +76,7 @@ BEFORE_READING = [
     (["--ci", "--level", "nan"], "--level nan: must be between 0 and 1"),
     (["--lev", "2"], "--level 2: must be between 0 and 1"),
     (["--scheduler", "bogus://x"], "--scheduler bogus://x: unknown address scheme 'bogus'"),
+    (["--scheduler", "nohost"], "--scheduler nohost: missing port number in address 'nohost'"),
 ]
 
 
@@ -342,6 +343,21 @@ def test_scheduler_that_does_not_answer_fails_fast(preds: Path) -> None:
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
             pytest.raises(ValueError, match=r"cannot connect to the dask scheduler .* after 1 s"):
         evaluate_file(preds, scheduler=address)
+
+
+def test_a_client_that_fails_to_start_leaves_no_traceback_at_exit(preds: Path) -> None:
+    pytest.importorskip("distributed")
+    code = ("from clfeval.dask import evaluate_file\n"
+            "for address in ('nohost', 'inproc://x', 'bogus://x'):\n"
+            "    try:\n"
+            f"        evaluate_file({str(preds)!r}, scheduler=address)\n"
+            "    except ValueError as exc:\n"
+            "        print(exc)\n")
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr  # no Client.__del__ traceback, no 60 s wait
+    assert r.stdout.count("cannot connect to the dask scheduler") == 3, r.stdout
+    assert time.monotonic() - start < 30
 
 
 class _DieOnTask:

@@ -669,7 +669,23 @@ def _connect(address: str) -> Any:
         from dask.utils import parse_timedelta
 
         configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", CONNECT_TIMEOUT), "s")
-        return Client(address, set_as_default=False, timeout=min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT))
+        client = Client.__new__(Client)
+        try:
+            client.__init__(address, set_as_default=False, timeout=min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT))
+        except BaseException:
+            _forget(client)
+            raise
+        return client
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         raise ValueError(f"cannot connect to the dask scheduler at {address!r}: {message}") from None
+
+
+def _forget(client: Any) -> None:
+    """A Client whose constructor failed: mark it closed and stop its event loop, so that its
+    ``__del__`` neither waits for a scheduler that never answered nor prints a traceback."""
+    with contextlib.suppress(Exception):
+        client.status = "closed"
+        runner = getattr(client, "_loop_runner", None)
+        if runner is not None:
+            runner.stop()
