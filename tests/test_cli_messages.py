@@ -360,6 +360,15 @@ def test_a_client_that_fails_to_start_leaves_no_traceback_at_exit(preds: Path) -
     assert time.monotonic() - start < 30
 
 
+def test_a_partition_error_on_dask_is_one_line_in_the_commands_words(tmp_path: Path) -> None:
+    pytest.importorskip("dask")
+    path = tmp_path / "w.csv"
+    path.write_text("y,p,weight\n1,0.9,1\n0,0.2,1\n1,0.4,-1\n")
+    line = assert_error(run("report", path, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
+                            "--scheduler", "synchronous"), 1, f"{path}: partition 0 of 1: column 'weight' contains negative")
+    assert "sample_weight" not in line
+
+
 class _DieOnTask:
     """A worker plugin that ends its worker's process when a task starts (a crash on every task)."""
 

@@ -637,7 +637,11 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     given = {k: v for k, v in {**columns, **options, **_stream_settings(args)}.items() if v is not None}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
+        try:
+            ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
+        except InputFileError as exc:  # a partition's error: its argument names in the command's words
+            head, sep, rest = str(exc).partition(": ")
+            raise InputFileError(f"{head}{sep}{in_cli_words(rest, columns)}" if sep else str(exc)) from None
     if not hasattr(ev, "report") and hasattr(ev, "result"):  # a StreamingEvaluation
         ev = ev.result()
     notices.append(f"evaluated {args.file} with Dask (scheduler {args.scheduler})")
