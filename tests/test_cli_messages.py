@@ -360,13 +360,36 @@ def test_a_client_that_fails_to_start_leaves_no_traceback_at_exit(preds: Path) -
     assert time.monotonic() - start < 30
 
 
-def test_a_partition_error_on_dask_is_one_line_in_the_commands_words(tmp_path: Path) -> None:
+def test_a_partition_error_on_dask_names_the_row(tmp_path: Path, stream_file: Path) -> None:
     pytest.importorskip("dask")
     path = tmp_path / "w.csv"
     path.write_text("y,p,weight\n1,0.9,1\n0,0.2,1\n1,0.4,-1\n")
-    line = assert_error(run("report", path, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
-                            "--scheduler", "synchronous"), 1, f"{path}: partition 0 of 1: column 'weight' contains negative")
-    assert "sample_weight" not in line
+    assert_error(run("report", path, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
+                     "--scheduler", "synchronous"), 1,
+                 f"{path}: column 'weight', data row 3: the weight is -1; weights must be 0 or more")
+    assert_error(run("report", stream_file, "--labels", "0,1", "--scheduler", "synchronous"), 1,
+                 f"{stream_file}: column 'label', data row 5000: 2 is not one of --labels 0,1")
+    plain = tmp_path / "plain.csv"
+    plain.write_text("y,p\n1,0.9\n0,0.2\n1,0.4\n")
+    assert_error(run("report", plain, "--y-true", "y", "--y-score", "p", "--pos-label", "3", "--scheduler",
+                     "synchronous"), 1, f"{plain}: --pos-label 3 is not one of the classes in column 'y' (0, 1)")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.csv").write_text("y,p,weight\n1,0.9,1\n0,0.2,1\n")
+    path.rename(folder / "b.csv")
+    assert_error(run("report", folder, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
+                     "--scheduler", "synchronous"), 1, f"{folder}: column 'weight', row 5 of the directory: the weight is -1")
+
+
+def test_dask_finds_the_row_across_partitions(stream_file: Path, tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    from clfeval.dask import evaluate_file
+
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError) as e:
+        evaluate_file(stream_file, labels=[0, 1], blocksize=10_000)  # about a dozen partitions
+    located = e.value.values_error
+    assert located.partition > 0 and located.position < 4999 and located.row == 4999
+    assert str(e.value).startswith(f"{stream_file}: data row 5000, partition {located.partition} of ")
 
 
 class _DieOnTask:

@@ -639,7 +639,18 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
         warnings.simplefilter("ignore")
         try:
             ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
-        except InputFileError as exc:  # a partition's error: its argument names in the command's words
+        except InputFileError as exc:  # a partition's error: its row, columns and options in the command's words
+            located = getattr(exc, "values_error", None)
+            row = getattr(located, "row", None)
+            if located is not None and (row is not None or located.position is None):
+                shift = 0 if row is None else row - located.position
+                several = getattr(exc, "n_files", 1) > 1
+                where = Where(args.file, columns, first_row=None if several else shift,
+                              folder_row=shift if several else None, argv=args.argv, options={"--labels": args.labels, "--pos-label": args.pos_label,
+                                                       "--threshold": args.threshold})
+                better = data_error(located, where)
+                if better is not None:
+                    raise better from None
             head, sep, rest = str(exc).partition(": ")
             raise InputFileError(f"{head}{sep}{in_cli_words(rest, columns)}" if sep else str(exc)) from None
     if not hasattr(ev, "report") and hasattr(ev, "result"):  # a StreamingEvaluation

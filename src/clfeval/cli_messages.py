@@ -46,7 +46,7 @@ class Where:
 
     path: Any
     columns: dict[str, Any]
-    first_row: int = 0
+    first_row: int | None = 0
     folder_row: int | None = None
     partial: bool = False
     argv: Sequence[str] | None = None
@@ -54,6 +54,8 @@ class Where:
     arrays: dict[str, Any] = field(default_factory=dict)  # the arrays themselves, to find a bad value's row
 
     def row(self, position: int) -> str:
+        if self.first_row is None:  # only the directory's row is known
+            return f"row {(self.folder_row or 0) + position + 1} of the directory"
         text = f"data row {self.first_row + position + 1}"
         if self.folder_row is not None:
             text += f" (row {self.folder_row + position + 1} of the directory)"
