@@ -76,6 +76,7 @@ BEFORE_READING = [
     (["--ci", "--level", "nan"], "--level nan: must be between 0 and 1"),
     (["--lev", "2"], "--level 2: must be between 0 and 1"),
     (["--scheduler", "bogus://x"], "--scheduler bogus://x: unknown address scheme 'bogus'"),
+    (["--scheduler", "nohost"], "--scheduler nohost: missing port number in address 'nohost'"),
 ]
 
 
@@ -220,6 +221,15 @@ def test_a_directory_names_the_file_its_row_and_the_directory_row(tmp_path: Path
                  "b.csv: column 'label', data row 3 (row 9 of the directory): 5 is not one of --labels 0,1")
 
 
+def test_text_among_number_labels_names_its_row(tmp_path: Path) -> None:
+    path = tmp_path / "mix.csv"
+    path.write_text("label,pred\n1,1\n0,0\n1,x\n0,0\n")
+    # a stream refuses the first batch (the column is text throughout) and finds the batch with the text
+    for extra in ([], ["--stream", "--batch-rows", "2"], ["--stream", "--batch-rows", "1"]):
+        assert_error(run("report", path, *extra), 1,
+                     f"{path}: column 'pred', data row 3: 'x' is text, but column 'label' holds numbers")
+
+
 def test_compare_names_text_in_a_score_column(tmp_path: Path) -> None:
     path = tmp_path / "m.csv"
     path.write_text("y,a,b\n1,0.9,0.8\n0,0.2,0.1\n1,0.4,n/a?\n0,0.7,0.3\n1,0.8,0.6\n")
@@ -333,6 +343,53 @@ def test_scheduler_that_does_not_answer_fails_fast(preds: Path) -> None:
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), \
             pytest.raises(ValueError, match=r"cannot connect to the dask scheduler .* after 1 s"):
         evaluate_file(preds, scheduler=address)
+
+
+def test_a_client_that_fails_to_start_leaves_no_traceback_at_exit(preds: Path) -> None:
+    pytest.importorskip("distributed")
+    code = ("from clfeval.dask import evaluate_file\n"
+            "for address in ('nohost', 'inproc://x', 'bogus://x'):\n"
+            "    try:\n"
+            f"        evaluate_file({str(preds)!r}, scheduler=address)\n"
+            "    except ValueError as exc:\n"
+            "        print(exc)\n")
+    start = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stderr == "", r.stderr  # no Client.__del__ traceback, no 60 s wait
+    assert r.stdout.count("cannot connect to the dask scheduler") == 3, r.stdout
+    assert time.monotonic() - start < 30
+
+
+def test_a_partition_error_on_dask_names_the_row(tmp_path: Path, stream_file: Path) -> None:
+    pytest.importorskip("dask")
+    path = tmp_path / "w.csv"
+    path.write_text("y,p,weight\n1,0.9,1\n0,0.2,1\n1,0.4,-1\n")
+    assert_error(run("report", path, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
+                     "--scheduler", "synchronous"), 1,
+                 f"{path}: column 'weight', data row 3: the weight is -1; weights must be 0 or more")
+    assert_error(run("report", stream_file, "--labels", "0,1", "--scheduler", "synchronous"), 1,
+                 f"{stream_file}: column 'label', data row 5000: 2 is not one of --labels 0,1")
+    plain = tmp_path / "plain.csv"
+    plain.write_text("y,p\n1,0.9\n0,0.2\n1,0.4\n")
+    assert_error(run("report", plain, "--y-true", "y", "--y-score", "p", "--pos-label", "3", "--scheduler",
+                     "synchronous"), 1, f"{plain}: --pos-label 3 is not one of the classes in column 'y' (0, 1)")
+    folder = tmp_path / "d"
+    folder.mkdir()
+    (folder / "a.csv").write_text("y,p,weight\n1,0.9,1\n0,0.2,1\n")
+    path.rename(folder / "b.csv")
+    assert_error(run("report", folder, "--y-true", "y", "--y-score", "p", "--sample-weight", "weight",
+                     "--scheduler", "synchronous"), 1, f"{folder}: column 'weight', row 5 of the directory: the weight is -1")
+
+
+def test_dask_finds_the_row_across_partitions(stream_file: Path, tmp_path: Path) -> None:
+    dask = pytest.importorskip("dask")
+    from clfeval.dask import evaluate_file
+
+    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError) as e:
+        evaluate_file(stream_file, labels=[0, 1], blocksize=10_000)  # about a dozen partitions
+    located = e.value.values_error
+    assert located.partition > 0 and located.position < 4999 and located.row == 4999
+    assert str(e.value).startswith(f"{stream_file}: data row 5000, partition {located.partition} of ")
 
 
 class _DieOnTask:

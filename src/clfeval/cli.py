@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cli_messages import Where, cluster_error, data_error, in_cli_words, warnings_as_notes
+from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule)
 from .command import install_signal_handlers, interruption_message
@@ -478,7 +478,8 @@ def _where(data: Predictions, columns: dict[str, Any] | None, args: argparse.Nam
     """Where ``data``'s arrays lie (for the rows and columns of a data error's message)."""
     options = {"--labels": args.labels, "--pos-label": args.pos_label, "--threshold": args.threshold}
     return Where(data.path, columns or {"y_score": data.score_columns}, first_row=data.first_row,
-                 folder_row=data.folder_row, partial=partial, argv=getattr(args, "argv", None), options=options)
+                 folder_row=data.folder_row, partial=partial, argv=getattr(args, "argv", None), options=options,
+                 arrays={"y_true": data.y_true, "y_pred": data.y_pred})
 
 
 def _in_words(exc: ValueError, path: Any, columns: dict[str, Any] | None) -> InputFileError:
@@ -507,6 +508,8 @@ def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: 
         except _BatchError as exc:
             failure = exc
     if failure is not None:
+        if isinstance(failure.error, ValuesError) and failure.error.kind == "mixed-types":
+            raise _text_row_error(batches, failure, args) from None
         # the first batches did not show every class (or the scores' kind): learn them from
         # every row, then stream again with them fixed
         fixed = _options_from_all_rows(batches, options, use_pred) if first.y_score is not None else None
@@ -530,6 +533,19 @@ def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: 
                        f"average precision are those of the binned scores{bounds}"
                        + ("" if args.bins is not None else "; --exact keeps every score"))
     return ev
+
+
+def _text_row_error(batches: PredictionBatches, failure: _BatchError, args: argparse.Namespace
+                    ) -> InputFileError | UsageError:
+    """Text among number labels, refused by a batch that may not hold the text itself: the error of
+    the first batch that does (it names the row)."""
+    argument = failure.error.argument  # type: ignore[attr-defined]
+    if argument in ("y_true", "y_pred"):
+        with contextlib.closing(iter(batches)) as rows:
+            for b in rows:
+                if first_text(getattr(b, argument)) is not None:
+                    return _BatchError(b, failure.error).input_error(_columns(batches), args)
+    return failure.input_error(_columns(batches), args)
 
 
 def _stream(batches: Any, options: dict[str, Any], settings: dict[str, Any], use_pred: bool) -> tuple[Any, int]:
@@ -628,7 +644,22 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     given = {k: v for k, v in {**columns, **options, **_stream_settings(args)}.items() if v is not None}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
+        try:
+            ev = evaluate_file(args.file, scheduler=args.scheduler, **given)
+        except InputFileError as exc:  # a partition's error: its row, columns and options in the command's words
+            located = getattr(exc, "values_error", None)
+            row = getattr(located, "row", None)
+            if located is not None and (row is not None or located.position is None):
+                shift = 0 if row is None else row - located.position
+                several = getattr(exc, "n_files", 1) > 1
+                where = Where(args.file, columns, first_row=None if several else shift,
+                              folder_row=shift if several else None, argv=args.argv, options={"--labels": args.labels, "--pos-label": args.pos_label,
+                                                       "--threshold": args.threshold})
+                better = data_error(located, where)
+                if better is not None:
+                    raise better from None
+            head, sep, rest = str(exc).partition(": ")
+            raise InputFileError(f"{head}{sep}{in_cli_words(rest, columns)}" if sep else str(exc)) from None
     if not hasattr(ev, "report") and hasattr(ev, "result"):  # a StreamingEvaluation
         ev = ev.result()
     notices.append(f"evaluated {args.file} with Dask (scheduler {args.scheduler})")
@@ -776,7 +807,7 @@ def _compare(args: argparse.Namespace) -> int:
                               name=m.name)
             except ValuesError as exc:
                 columns = {"y_true": args.y_true, "y_pred": m.columns, "y_score": m.columns}
-                where = Where(Path(args.file), columns, argv=args.argv,
+                where = Where(Path(args.file), columns, argv=args.argv, arrays={"y_true": y_true, "y_pred": m.y_pred},
                               options={"--labels": args.labels, "--pos-label": args.pos_label,
                                        "--threshold": args.threshold})
                 raise data_error(exc, where) or _in_words(exc, args.file, columns) from None

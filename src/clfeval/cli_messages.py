@@ -23,11 +23,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .cli_options import PROG, UsageError, typed
 from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning, ValuesError
 from .tabular import InputFileError
 
-__all__ = ["Where", "data_error", "in_cli_words", "warnings_as_notes", "cluster_error"]
+__all__ = ["Where", "data_error", "first_text", "in_cli_words", "warnings_as_notes", "cluster_error"]
 
 #: warnings that never become notes: the report itself lists undefined values and the binning,
 #: and the others are meant for developers
@@ -44,13 +46,16 @@ class Where:
 
     path: Any
     columns: dict[str, Any]
-    first_row: int = 0
+    first_row: int | None = 0
     folder_row: int | None = None
     partial: bool = False
     argv: Sequence[str] | None = None
     options: dict[str, Any] = field(default_factory=dict)  # the options' texts: {"--labels": "0,1", ...}
+    arrays: dict[str, Any] = field(default_factory=dict)  # the arrays themselves, to find a bad value's row
 
     def row(self, position: int) -> str:
+        if self.first_row is None:  # only the directory's row is known
+            return f"row {(self.folder_row or 0) + position + 1} of the directory"
         text = f"data row {self.first_row + position + 1}"
         if self.folder_row is not None:
             text += f" (row {self.folder_row + position + 1} of the directory)"
@@ -106,6 +111,20 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
         return InputFileError(f"{where.path}: {exc.count} score columns{named}, but column {truth!r} holds "
                               f"{len(exc.allowed or [])} classes ({classes}): give one score column per class, "
                               "or --labels listing the classes in column order")
+    if exc.kind == "mixed-types":
+        found = first_text(where.arrays.get(exc.argument))
+        col = where.column(exc.argument, None)
+        others = [where.column(a, None) for a in exc.allowed or []]
+        numbers = " and ".join(repr(c) for c in others if c)
+        if col is None or not numbers:
+            return None
+        hold = f"column{'s' if ' and ' in numbers else ''} {numbers} hold{'' if ' and ' in numbers else 's'} numbers"
+        if found is None:  # the text is in rows not read yet
+            return InputFileError(f"{where.path}: column {col!r} is read as text, but {hold}; the labels of both "
+                                  "must be numbers, or both text")
+        i, value = found
+        return InputFileError(f"{where.path}: column {col!r}, {where.row(i)}: {value!r} is text, but {hold}; the "
+                              "labels of both must be numbers, or both text")
     if exc.kind == "one-class":
         truth = where.column("y_true", None)
         only = ", ".join(str(v) for v in exc.allowed or [])
@@ -142,6 +161,22 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
                                   f"those rows{more}")
         classes = ", ".join(str(v) for v in exc.allowed or [])
         return InputFileError(f"{at}: {exc.value!r} is not one of the classes ({classes}){more}")
+    return None
+
+
+def first_text(values: Any) -> tuple[int, str] | None:
+    """The first value of a text label column that does not read as a number, and its index.
+
+    >>> first_text(np.array(["1", "0", " x", "y"]))
+    (2, ' x')
+    """
+    if values is None or getattr(values, "dtype", None) is None or values.dtype.kind not in "UO":
+        return None
+    for i, v in enumerate(values.tolist()):
+        try:
+            float(v)
+        except (TypeError, ValueError):
+            return i, v
     return None
 
 

@@ -26,7 +26,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-__all__ = ["UsageError", "OneLineParser", "PROG", "RULES", "BOUNDS", "typed", "check_options", "check_level", "check_scheme",
+__all__ = ["UsageError", "OneLineParser", "PROG", "RULES", "BOUNDS", "typed", "check_options", "check_level", "check_scheduler",
            "threshold_rule", "read_numbers", "read_costs", "check_labels", "check_prevalence_size"]
 
 PROG = "clfeval"
@@ -219,20 +219,25 @@ def check_options(args: argparse.Namespace) -> None:
         raise UsageError(f"--n-resamples {typed(argv, '--n-resamples', n_resamples)}: give a whole number of "
                          "bootstrap replicates, at least 1 (default 2000)")
     scheduler = getattr(args, "scheduler", None)
-    if scheduler is not None and "://" in scheduler:
-        check_scheme(scheduler)
+    if scheduler is not None:
+        check_scheduler(scheduler)
     seed = getattr(args, "seed", None)
     if seed is not None and seed < 0:
         raise UsageError(f"--seed {typed(argv, '--seed', seed)}: give a whole number from 0 up")
 
 
 
-def check_scheme(address: str) -> None:
-    """--scheduler: an address whose scheme (``tcp://``...) Dask knows (where Dask is installed)."""
+def check_scheduler(address: str) -> None:
+    """--scheduler: a local scheduler's name, or an address Dask can connect to (a known scheme, and
+    a port where the scheme has ports), checked where Dask is installed."""
     try:
         from distributed.comm import registry
-        from distributed.comm.addressing import parse_address
+        from distributed.comm.addressing import get_address_host_port, parse_address
+
+        from .dask import LOCAL_SCHEDULERS
     except ImportError:  # the cluster path says what to install
+        return
+    if address in LOCAL_SCHEDULERS:
         return
     scheme = parse_address(address)[0]
     try:
@@ -241,3 +246,8 @@ def check_scheme(address: str) -> None:
         known = ", ".join(sorted(registry.backends))
         raise UsageError(f"--scheduler {address}: unknown address scheme {scheme!r} (Dask knows {known}; "
                          "e.g. tcp://host:8786)") from None
+    if scheme != "inproc":
+        try:
+            get_address_host_port(address)
+        except ValueError as exc:
+            raise UsageError(f"--scheduler {address}: {exc} (e.g. tcp://host:8786)") from None

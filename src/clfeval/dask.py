@@ -50,7 +50,7 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from .evaluation import Evaluation, _check_threshold, _resolve_labels
-from .exceptions import ScoresBinnedWarning
+from .exceptions import ScoresBinnedWarning, ValuesError
 from .labels import as_array, as_score_array, union_labels, unique_sorted
 from .input_checks import compression_of, data_suffix, stem_of
 from .score_kind import default_threshold, kind_of_range
@@ -115,12 +115,13 @@ def evaluate(
     >>> ev.labels.tolist(), ev.confusion.counts.tolist()
     (['cat', 'dog', 'eel'], [[2, 0, 0], [1, 1, 0], [0, 1, 1]])
     """
-    stream = _compute(
-        statistics(y_true, y_pred, y_score, sample_weight, data=data, labels=labels, pos_label=pos_label,
-                   threshold=threshold, beta=beta, target_names=target_names, name=name, mode=mode,
-                   max_distinct=max_distinct, bits=bits, split_every=split_every, client=client),
-        client,
-    )
+    lazy, source = _plan(y_true, y_pred, y_score, sample_weight, data=data, labels=labels, pos_label=pos_label,
+                         threshold=threshold, beta=beta, target_names=target_names, name=name, mode=mode,
+                         max_distinct=max_distinct, bits=bits, split_every=split_every, client=client)
+    try:
+        stream = _compute(lazy, client)
+    except ValuesError as exc:
+        raise _located(exc, source, list(_ROLES), client) from None
     if stream.n_samples == 0:
         raise ValueError("the data have no rows: there is nothing to evaluate.")
     if stream.binned and mode == "auto":
@@ -150,14 +151,15 @@ def statistics(*args: Any, **options: Any) -> Any:
     """
     bound = inspect.signature(evaluate).bind(*args, **options)
     bound.apply_defaults()
-    return _statistics(**bound.arguments)
+    return _plan(**bound.arguments)[0]
 
 
-def _statistics(
+def _plan(
     y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, *, data: Any, labels: Any, pos_label: Any,
     threshold: Any, beta: Any, target_names: Any, name: Any, mode: str, max_distinct: int, bits: int,
     split_every: int, client: Any,
-) -> Any:
+) -> tuple[Any, _Source]:
+    """The lazy merged statistics, and the inputs' partitions they are computed from."""
     if client is not None and not callable(getattr(client, "compute", None)):
         raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}.")
     if isinstance(split_every, bool) or not isinstance(split_every, (int, np.integer)) or split_every < 2:
@@ -181,8 +183,11 @@ def _statistics(
     need_range = y_score is not None and y_pred is None and threshold is None and source.n_columns in (None, 2)
     if labels is None or need_range:
         roles = ["y_true"] + (["y_pred"] if y_pred is not None else []) + (["y_score"] if need_range else [])
-        summary = _compute(_tree(source.tasks(_summarize, roles), _merge_summaries, "clfeval-labels",
-                                 split_every), client)
+        try:
+            summary = _compute(_tree(source.tasks(_summarize, roles), _merge_summaries, "clfeval-labels",
+                                     split_every), client)
+        except ValuesError as exc:
+            raise _located(exc, source, roles, client) from None
         if summary.n_rows == 0:
             raise ValueError("the data have no rows: there is nothing to evaluate.")
         classes = labels
@@ -195,7 +200,7 @@ def _statistics(
             # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)
             options["threshold"] = default_threshold(kind_of_range(summary.score_min, summary.score_max))
     streams = source.tasks(_partition_stream, list(_ROLES), options)
-    return _tree(streams, _merge_streams, "clfeval-merge", split_every, options)
+    return _tree(streams, _merge_streams, "clfeval-merge", split_every, options), source
 
 
 def evaluate_file(
@@ -266,7 +271,12 @@ def evaluate_file(
     except InputFileError:
         raise
     except (ValueError, TypeError) as exc:
-        raise InputFileError(f"{shown}: {_one_line(exc)}") from None
+        row = getattr(exc, "row", None)
+        where = "" if row is None else f"data row {row + 1}{' of the files' if len(files) > 1 else ''}, "
+        error = InputFileError(f"{shown}: {where}{_one_line(exc)}")
+        error.values_error = exc if isinstance(exc, ValuesError) else None  # type: ignore[attr-defined]
+        error.n_files = len(files)  # type: ignore[attr-defined]
+        raise error from None
     except Exception as exc:  # a reader's error on a worker (bad CSV types, a corrupt file): one line
         if type(exc).__module__.split(".")[0] in ("pandas", "pyarrow", "dask", "fsspec") or isinstance(exc, OSError):
             raise InputFileError(f"{shown}: {type(exc).__name__}: {_one_line(exc)}") from None
@@ -471,6 +481,11 @@ def _rows(index: int, n_parts: int, specs: tuple, pieces: tuple) -> tuple[list[A
 
 def _in_partition(index: int, n_parts: int, exc: Exception) -> Exception:
     message = f"partition {index} of {n_parts}: {exc}"
+    if isinstance(exc, ValuesError):  # where the bad value is: its partition (the driver finds its row)
+        out = ValuesError(message, argument=exc.argument, kind=exc.kind, position=exc.position, column=exc.column,
+                          value=exc.value, count=exc.count, allowed=exc.allowed)
+        out.partition = index  # type: ignore[attr-defined]
+        return out
     try:
         return type(exc)(message)
     except Exception:  # an exception class with another signature
@@ -491,6 +506,25 @@ def _partition_stream(index: int, n_parts: int, options: dict[str, Any], specs: 
         return stream.update(yt, yp, ys, sample_weight=w)
     except (ValueError, TypeError) as exc:
         raise _in_partition(index, n_parts, exc) from None
+
+
+def _located(exc: ValuesError, source: _Source, roles: list[str], client: Any) -> ValuesError:
+    """``exc`` from one partition, with ``row``: the 0-based row of all the data (the partitions in
+    order) of its position, found by counting the rows of the partitions before it (the same
+    partitions as the failed pass: the same roles, so the same column projection)."""
+    index = getattr(exc, "partition", None)
+    if index is None or exc.position is None:
+        return exc
+    try:
+        lengths = _compute(_delayed(list)(source.tasks(_partition_length, roles)[:index]), client) if index else []
+    except Exception:  # counting failed too: the partition says where
+        return exc
+    exc.row = int(sum(lengths)) + exc.position  # type: ignore[attr-defined]
+    return exc
+
+
+def _partition_length(index: int, n_parts: int, options: Any, specs: tuple, *pieces: Any) -> int:
+    return _rows(index, n_parts, specs, pieces)[1]
 
 
 def _merge_streams(options: dict[str, Any], *streams: StreamingEvaluation) -> StreamingEvaluation:
@@ -675,7 +709,23 @@ def _connect(address: str) -> Any:
         from dask.utils import parse_timedelta
 
         configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect", CONNECT_TIMEOUT), "s")
-        return Client(address, set_as_default=False, timeout=min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT))
+        client = Client.__new__(Client)
+        try:
+            client.__init__(address, set_as_default=False, timeout=min(CONNECT_TIMEOUT, configured or CONNECT_TIMEOUT))
+        except BaseException:
+            _forget(client)
+            raise
+        return client
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         message = " ".join(str(exc).split()) or type(exc).__name__
         raise ValueError(f"cannot connect to the dask scheduler at {address!r}: {message}") from None
+
+
+def _forget(client: Any) -> None:
+    """A Client whose constructor failed: mark it closed and stop its event loop, so that its
+    ``__del__`` neither waits for a scheduler that never answered nor prints a traceback."""
+    with contextlib.suppress(Exception):
+        client.status = "closed"
+        runner = getattr(client, "_loop_runner", None)
+        if runner is not None:
+            runner.stop()

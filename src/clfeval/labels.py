@@ -342,9 +342,12 @@ def union_labels(*label_sets: np.ndarray, names: Sequence[str] = ()) -> np.ndarr
     kinds = {_kind_of_values(s) for s in label_sets if s.size}
     if len(kinds) > 1:
         where = f" ({' vs '.join(names)})" if names else ""
-        raise ValueError(
+        each = [_kind_of_values(s) if s.size else "" for s in label_sets]
+        text = next((n for n, k in zip(names, each) if k == "string"), "")
+        raise ValuesError(
             f"Mix of label input types (string and number){where}; "
-            "y_true and y_pred must use labels of the same type."
+            "y_true and y_pred must use labels of the same type.",
+            argument=text, kind="mixed-types", allowed=[n for n, k in zip(names, each) if k and n != text],
         )
     nonempty = [s for s in label_sets if s.size]
     if not nonempty:
