@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .exact_sums import rescale_classes
+
 __all__ = [
     "trapezoid",
     "count_totals",
@@ -149,6 +151,13 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
         else:
             num = 2 * int(_dot(neg, tps)) - int(_dot(neg, pos))
         return num / pairs
+    if pos.ndim == 1 and not (_is_integer(neg) and _is_integer(pos)):
+        # a class of tiny total weight: scaled up by a power of two (exact) so that the
+        # products below do not underflow (the area depends on each class's proportions only)
+        scaled = rescale_classes(neg, pos, float(n_total), float(p_total))
+        if scaled is not None:
+            neg, pos, n_total, p_total = scaled
+            tps = _cumsum(pos)
     area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
     denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -201,7 +210,15 @@ def average_precision(
         hits = np.arange(1, ranks.size + 1, dtype=np.float64)
         hits /= ranks
         return float(hits.sum() / ranks.size)
-    _, p_total = count_totals(neg, pos)
+    n_total, p_total = count_totals(neg, pos)
+    if pos.ndim == 1 and neg is not None and not (_is_integer(neg) and _is_integer(pos)):
+        # tiny total weights: both classes scaled up by one power of two (exact; precision mixes
+        # the classes, so they share it), so that precision * weight does not underflow
+        top = max(float(n_total), float(p_total))
+        if 0 < top < 2.0**-240:
+            shift = -int(np.frexp(top)[1])
+            neg, pos, p_total = np.ldexp(neg, shift), np.ldexp(pos, shift), np.ldexp(p_total, shift)
+            tps = None
     tps = _cumsum(pos) if tps is None else tps
     if neg is None:
         predicted = _ranks(tps.shape[-1], tps.dtype)
