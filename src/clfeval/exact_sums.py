@@ -46,6 +46,7 @@ __all__ = [
     "scaled_floats",
     "to_float",
     "add_counts",
+    "weight_total",
     "ranking_weight_scale",
     "rescale_classes",
 ]
@@ -309,6 +310,21 @@ def scaled_floats(values: np.ndarray) -> np.ndarray:
         shift = int(top).bit_length()
     unit = Fraction(2) ** -shift
     return np.array([exact_div(v * unit, 1) for v in flat], dtype=np.float64).reshape(np.shape(values))
+
+
+def weight_total(weights: np.ndarray) -> int | float:
+    """Sum of sample weights: exact (a Python int) for integer weights, however large.
+
+    >>> weight_total(np.array([2**62] * 5))
+    23058430092136939520
+    """
+    if weights.dtype.kind in "biu":
+        if weights.size == 0:
+            return 0
+        if int(weights.max()) * weights.size <= _INT64_MAX:
+            return int(weights.sum())
+        return int(integer_bincount(np.zeros(weights.size, dtype=np.intp), weights, 1)[0])
+    return float(weights.sum())
 
 
 def add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
