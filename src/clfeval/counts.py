@@ -67,7 +67,7 @@ def _count_table(
     if weights is None:
         return (np.rint(table).astype(np.int64) if table.dtype.kind == "f" else table.astype(np.int64)), None
     if weights.dtype.kind in "iub":
-        if table.size == 0 or table.max() < FLOAT_EXACT_INT:
+        if table.size == 0 or (table.max() < FLOAT_EXACT_INT and table.sum() < 2.0**62):
             return np.rint(table).astype(np.int64), None
         return integer_bincount(_joint_index(a, b, width, offset), weights, table.size, table), None
     table = table.astype(np.float64, copy=False)

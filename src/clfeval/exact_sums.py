@@ -48,6 +48,8 @@ __all__ = [
     "add_counts",
     "weight_total",
     "ranking_weight_scale",
+    "class_total_overflows",
+    "exact_average_precision",
     "rescale_classes",
 ]
 
@@ -66,8 +68,9 @@ _LIMB_ROWS = 1 << 27
 
 
 def _to_table(total: np.ndarray) -> np.ndarray:
-    """int64 when every value fits, else the object array of Python ints itself."""
-    if total.size == 0 or max(total.ravel().tolist()) <= _INT64_MAX:
+    """int64 when the values and their sum fit (so that margins and totals of the table cannot
+    wrap), else the object array of Python ints itself."""
+    if total.size == 0 or sum(total.ravel().tolist()) <= _INT64_MAX:
         return total.astype(np.int64)
     return total
 
@@ -88,7 +91,7 @@ def integer_bincount(
     """
     if float_sums is None:
         float_sums = np.bincount(idx, weights=weights, minlength=size)
-    if float_sums.size == 0 or float_sums.max() < FLOAT_EXACT_INT:
+    if float_sums.size == 0 or (float_sums.max() < FLOAT_EXACT_INT and float_sums.sum() < 2.0**62):
         return np.rint(float_sums).astype(np.int64)
     w = weights.astype(np.uint64, copy=False)  # non-negative: the bit pattern is the value
     total = np.zeros(size, dtype=object)
@@ -162,9 +165,9 @@ def float_table_needs_exact(table: np.ndarray) -> bool:
     return bool(nonzero.size and nonzero.min() < 2.0**-_SAFE_BITS)
 
 
-def is_big(*arrays: Any) -> bool:
+def is_big(*arrays: Any, limit: int = FLOAT_EXACT_INT) -> bool:
     """Whether integer count arrays need exact arithmetic: object (Python int) arrays, or
-    integers of 2**53 and more (which float64 would round).
+    integers of ``limit`` (2**53: float64 would round them) and more.
 
     >>> is_big(np.array([1, 2])), is_big(np.array([2**53])), is_big(np.array([1.5]))
     (False, True, False)
@@ -173,7 +176,7 @@ def is_big(*arrays: Any) -> bool:
         a = np.asarray(a)
         if a.dtype.kind == "O":
             return True
-        if a.dtype.kind in "iu" and a.size and (a.max() >= FLOAT_EXACT_INT or a.min() <= -FLOAT_EXACT_INT):
+        if a.dtype.kind in "iu" and a.size and (a.max() >= limit or a.min() <= -limit):
             return True
     return False
 
@@ -335,7 +338,7 @@ def add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """
     a, b = np.asarray(a), np.asarray(b)
     if a.dtype.kind in "iu" and b.dtype.kind in "iu":
-        if not (a.size and b.size) or int(a.max()) + int(b.max()) <= _INT64_MAX:
+        if not (a.size and b.size) or (int(a.max()) + int(b.max())) * max(a.size, b.size) <= _INT64_MAX:
             return a + b
         return _to_table(a.astype(object) + b.astype(object))
     if a.dtype.kind == "O" or b.dtype.kind == "O":
@@ -349,12 +352,12 @@ def ranking_weight_scale(weights: np.ndarray | None, groups: np.ndarray | None =
     """Float weights rescaled by powers of two so that ranking sums neither overflow nor vanish.
 
     Returned unchanged (the same object, after one ``max``) in the common case: the largest
-    weight between 2**-240 and 2**900 / n. Otherwise the largest weight becomes about 2**-bits(n)
-    (exact for scaling up; scaling down only rounds weights far too small to matter). With
-    ``groups`` (a boolean array: the positive class) each class is scaled on its own, which ROC
-    rates and areas allow (they depend on each class's proportions only); without, one scale
-    serves all (precision mixes the classes). Tiny classes next to ordinary ones are rescaled
-    later, on the score table (see :func:`clfeval.curves.roc_auc`).
+    weight between 2**-240 and 2**500 / n (2**1020 / n without groups). Otherwise the largest
+    weight becomes about 2**-bits(n) (exact for scaling up; scaling down only rounds weights far
+    too small to matter). With ``groups`` (a boolean array: the positive class) each class is
+    scaled on its own, which ROC rates and areas allow (they depend on each class's proportions
+    only); without, one scale serves all (precision mixes the classes). Tiny classes next to
+    ordinary ones are rescaled later, on the score table (see :func:`clfeval.curves.roc_auc`).
 
     >>> w = ranking_weight_scale(np.array([1e-320, 1e-320, 1e-320]))
     >>> w.tolist()
@@ -365,9 +368,12 @@ def ranking_weight_scale(weights: np.ndarray | None, groups: np.ndarray | None =
     if weights is None or weights.dtype.kind != "f" or weights.size == 0:
         return weights
     n_bits = int(weights.size).bit_length()
+    # per class, the areas multiply two classes' sums (each must stay below 2**511); with one
+    # scale for all, only the sums themselves must not overflow (and less scaling loses less)
+    ceiling = 2.0**500 if groups is not None else 2.0**1020
 
     def fine(peak: float) -> bool:
-        return peak == 0 or (peak >= 2.0**-_SAFE_BITS and peak * 2.0**n_bits < 2.0**900)
+        return peak == 0 or (peak >= 2.0**-_SAFE_BITS and peak * 2.0**n_bits < ceiling)
 
     if fine(float(weights.max())):
         return weights
@@ -384,24 +390,75 @@ def ranking_weight_scale(weights: np.ndarray | None, groups: np.ndarray | None =
     return out
 
 
+def class_total_overflows(weights: np.ndarray | None, is_pos: np.ndarray) -> bool:
+    """Whether a class's total float weight passes the float64 range (one ``max`` in the common
+    case).
+
+    >>> class_total_overflows(np.array([1e308, 1e308, 1.0]), np.array([False, False, True]))
+    True
+    """
+    if weights is None or weights.dtype.kind != "f" or weights.size == 0:
+        return False
+    if float(weights.max()) * weights.size < 1e308:
+        return False
+    with np.errstate(over="ignore"):
+        return not all(np.isfinite(weights[m].sum()) for m in (is_pos, ~is_pos))
+
+
+def exact_average_precision(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> float:
+    """Average precision from exact sums of float weights (Python ints in units of 2**-1074): for
+    weights whose sums pass the float range, where no single float scale keeps both the largest
+    sums and the smallest weights. Each precision and recall step is correctly rounded; their
+    products are summed in float64. 0 without positive weight.
+
+    >>> exact_average_precision(np.array([False, False, False, True]), np.array([0., 0., .1, .1]),
+    ...                         np.array([1e308, 1e308, 5e-324, 5e-324]))
+    0.5
+    """
+    keep = weights != 0
+    is_pos, scores, weights = is_pos[keep], scores[keep], weights[keep]
+    if not is_pos.any():
+        return 0.0
+    order = np.argsort(-scores, kind="stable")
+    s = scores[order]
+    new = np.empty(s.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(s[1:], s[:-1], out=new[1:])
+    group = np.cumsum(new) - 1
+    d = int(group[-1]) + 1
+    positive = is_pos[order]
+    w = weights[order]
+    pos = float_bincount_exact(group[positive], w[positive], d)
+    neg = float_bincount_exact(group[~positive], w[~positive], d)
+    tps = np.cumsum(pos)
+    predicted = tps + np.cumsum(neg)
+    total = tps[-1]
+    steps = [(i, p) for i, p in enumerate(pos.tolist()) if p]
+    precision = exact_ratio(np.array([tps[i] for i, _ in steps], dtype=object),
+                            np.array([predicted[i] for i, _ in steps], dtype=object))
+    recall_steps = exact_ratio(np.array([p for _, p in steps], dtype=object), np.array(total, dtype=object))
+    return float(np.dot(precision, recall_steps))
+
+
 def rescale_classes(neg: np.ndarray, pos: np.ndarray, n_total: float, p_total: float
                     ) -> tuple[np.ndarray, np.ndarray, float, float] | None:
-    """Per-score float weights of a class whose total is tiny (below 2**-240, so that products
-    would underflow), scaled up by a power of two (exact) to a total near 1; None if neither is.
+    """Per-score float weights of two classes whose totals multiply to less than 2**-16 or more
+    than 2**1000, each scaled by a power of two (exact) to a total in [0.5, 1), so that the area's
+    products neither underflow (losing more than 2**-1006 of the area) nor overflow; None if
+    they need not be.
 
     >>> neg, pos, n, p = rescale_classes(np.array([5e-324]), np.array([1.0]), 5e-324, 1.0)
     >>> neg.tolist(), n
     ([0.5], 0.5)
     """
-    out = []
-    changed = False
-    for col, total in ((neg, n_total), (pos, p_total)):
-        if 0 < total < 2.0**-_SAFE_BITS:
-            shift = -int(np.frexp(total)[1])
-            out.append((np.ldexp(np.asarray(col, dtype=np.float64), shift), float(np.ldexp(total, shift))))
-            changed = True
-        else:
-            out.append((col, total))
-    if not changed:
+    if n_total <= 0 or p_total <= 0:
         return None
+    with np.errstate(over="ignore", under="ignore"):
+        product = n_total * p_total
+    if 2.0**-16 <= product <= 2.0**1000:
+        return None
+    out = []
+    for col, total in ((neg, n_total), (pos, p_total)):
+        shift = -int(np.frexp(total)[1])
+        out.append((np.ldexp(np.asarray(col, dtype=np.float64), shift), float(np.ldexp(total, shift))))
     return out[0][0], out[1][0], out[0][1], out[1][1]

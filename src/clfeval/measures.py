@@ -130,7 +130,7 @@ def fbeta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.0) -> 
     if beta == 0:
         return precision(tp, fp)
     b2 = beta * beta
-    if is_big(tp, fp, fn):  # exact: (1 + b2) tp / ((1 + b2) tp + b2 fn + fp) with b2 as a fraction
+    if is_big(tp, fp, fn) or is_big(np.asarray(tp) * 2 + fp + fn):  # exact: (1 + b2) tp / ((1 + b2) tp + b2 fn + fp) with b2 as a fraction
         from fractions import Fraction
 
         fb2 = Fraction(b2)
@@ -182,7 +182,7 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     >>> float(matthews_corrcoef(np.array([[1, 1], [0, 2]])))
     0.5773502691896258
     """
-    if is_big(cm):  # exact integers, correctly rounded
+    if _products_inexact(cm):  # exact integers, correctly rounded
         cm = np.asarray(cm)
         flat = cm.reshape((-1,) + cm.shape[-2:])
         return np.array([exact_mcc(t) for t in flat]).reshape(cm.shape[:-2])
@@ -199,6 +199,15 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
         return np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
 
 
+def _products_inexact(cm: np.ndarray) -> bool:
+    """Integer tables whose totals reach 2**26: products of margins pass 2**53, where float64
+    rounds them (and their differences cancel), so the exact formulas take over."""
+    cm = np.asarray(cm)
+    if cm.dtype.kind == "O":
+        return True
+    return cm.dtype.kind in "iu" and cm.size > 0 and bool(is_big(cm.sum(axis=(-2, -1)), limit=1 << 26))
+
+
 def cohen_kappa(
     cm: np.ndarray, weights: Literal["linear", "quadratic"] | None = None
 ) -> np.ndarray:
@@ -207,7 +216,7 @@ def cohen_kappa(
     >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))
     0.4
     """
-    if is_big(cm):  # exact integers, correctly rounded
+    if _products_inexact(cm):  # exact integers, correctly rounded
         cm = np.asarray(cm)
         flat = cm.reshape((-1,) + cm.shape[-2:])
         return np.array([exact_kappa(t, weights) for t in flat]).reshape(cm.shape[:-2])

@@ -183,7 +183,9 @@ def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool, exact: boo
     (exact sums of extreme float weights), else the user-facing one.
     """
     tables = counts.one_vs_rest(labels, exact=exact)
-    if (weighted or np.trace(counts.matrix) == 0) and not is_big(tables):
+    # float64 holds the formulas' sums of counts (2 tp + fp + fn at most) exactly while the
+    # total stays below 2**52
+    if (weighted or np.trace(counts.matrix) == 0) and not is_big(counts.table.sum(), limit=1 << 52):
         tables = tables.astype(np.float64)
     return tables
 

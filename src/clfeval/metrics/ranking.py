@@ -28,7 +28,7 @@ from ..curves import (
     roc_points,
     trapezoid,
 )
-from ..exact_sums import ranking_weight_scale
+from ..exact_sums import class_total_overflows, exact_average_precision, ranking_weight_scale
 from ..exceptions import UndefinedMetricWarning
 from ..labels import (
     as_1d,
@@ -349,7 +349,10 @@ def _binary_auc(
 def _binary_ap(
     is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, warn: _WarnOnce
 ) -> float:
-    w = ranking_weight_scale(w)  # extreme weights: one power-of-two scale for all (exact)
+    if class_total_overflows(w, is_pos):  # no one float scale holds these sums: exact ones
+        if not (is_pos & (w > 0)).any():
+            warn(_NO_POSITIVE_PR, UserWarning)
+        return exact_average_precision(is_pos, s, w)
     neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts(compact=True)
     return _ap_of_counts(neg, pos, warn)
 
