@@ -175,7 +175,7 @@ def test_f1_with_weights_near_the_float_maximum():
     assert cm.matthews_corrcoef(Y_TRUE, Y_PRED, sample_weight=w) == cm.matthews_corrcoef(Y_TRUE, Y_PRED)
     assert cm.cohen_kappa_score(Y_TRUE, Y_PRED, sample_weight=w) == cm.cohen_kappa_score(Y_TRUE, Y_PRED)
     p, r, f, s = cm.precision_recall_fscore_support(Y_TRUE, Y_PRED, sample_weight=w)
-    assert f.tolist() == [0.8, 0.8] and s.tolist() == [2e308 if False else math.inf, math.inf]
+    assert f.tolist() == [0.8, 0.8] and s.tolist() == [math.inf, math.inf]  # the supports' float64 sums
     assert cm.f1_score(Y_TRUE, Y_PRED, sample_weight=w, average="weighted") == pytest.approx(0.8, rel=1e-15)
     # the user-facing table is the float64 sum: inf where it overflows
     assert cm.confusion_matrix(Y_TRUE, Y_PRED, sample_weight=w).tolist() == [[math.inf, 0.0], [1e308, math.inf]]
@@ -203,6 +203,17 @@ def test_exact_float_sums():
     assert t[0] == 2 * Fraction(1e308) * 2**1074 and t[1] == (Fraction(5e-324) + Fraction(1, 2)) * 2**1074
     assert to_float(t, UNIT_EXPONENT).tolist() == [math.inf, 0.5]
     assert integer_bincount(np.zeros(3, dtype=np.intp), np.array([2**63 - 1] * 3), 1).tolist() == [3 * (2**63 - 1)]
+
+
+def test_exact_tables_merge_and_select_labels():
+    a = ConfusionCounts.from_labels([0, 1], [0, 1], sample_weight=[1e308, 1e308])
+    b = ConfusionCounts.from_labels([0, 2], [0, 0], sample_weight=[1e308, 0.5])
+    merged = a.merge(b)
+    unit = 2**1074
+    assert merged.exact[0, 0] == 2 * Fraction(1e308) * unit and merged.exact[2, 0] == unit // 2
+    assert merged.matrix[0, 0] == math.inf and merged.matrix[2, 0] == 0.5  # float64 sums shown
+    sub = ConfusionCounts.from_labels([0, 1, 1], [0, 1, 0], labels=[1, 0], sample_weight=[1e308] * 3)
+    assert sub.exact.tolist() == [[int(Fraction(1e308) * unit)] * 2, [0, int(Fraction(1e308) * unit)]]
 
 
 # -- 4. non-finite labels, all-zero ranking weights ----------------------------------------------

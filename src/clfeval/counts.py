@@ -160,7 +160,8 @@ class ConfusionCounts:
         if labels is None:
             return counts
         lab = np.asarray(labels)
-        return cls(lab, counts.submatrix(lab))
+        exact = None if counts.exact is None else counts.submatrix(lab, exact=True)
+        return cls(lab, counts.submatrix(lab), exact)
 
     @classmethod
     def from_codes(

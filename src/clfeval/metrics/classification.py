@@ -3,6 +3,13 @@
 Each function validates its input, builds the confusion counts once and reads every number off
 them with the formulas of :mod:`clfeval.measures`.
 
+Deliberate differences from scikit-learn at the ends of the number range (see
+:mod:`clfeval.exact_sums`): integer weights are summed exactly, and sums past int64 come back as
+Python ints in an object array (scikit-learn wraps them to negative counts); float weights whose
+sums overflow are still read exactly by the formulas, so ``f1_score(y, p, sample_weight=[1e308]
+* 5)`` is 0.8 where scikit-learn's float64 sums reach inf and it returns NaN (the confusion
+matrix itself still shows the float64 sums, inf included).
+
 >>> precision_recall_fscore_support([0, 0, 1, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2, 1], average="macro")[0]
 0.7222222222222222
 """
