@@ -341,11 +341,12 @@ def add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if not (a.size and b.size) or (int(a.max()) + int(b.max())) * max(a.size, b.size) <= _INT64_MAX:
             return a + b
         return _to_table(a.astype(object) + b.astype(object))
-    if a.dtype.kind == "O" or b.dtype.kind == "O":
-        if a.dtype.kind == "f" or b.dtype.kind == "f":
-            return np.asarray(a, dtype=np.float64) + np.asarray(b, dtype=np.float64)
-        return _to_table(a.astype(object) + b.astype(object))
-    return a + b
+    with np.errstate(over="ignore"):  # float64 sums past the range are inf, as the user sees them
+        if a.dtype.kind == "O" or b.dtype.kind == "O":
+            if a.dtype.kind == "f" or b.dtype.kind == "f":
+                return np.asarray(a, dtype=np.float64) + np.asarray(b, dtype=np.float64)
+            return _to_table(a.astype(object) + b.astype(object))
+        return a + b
 
 
 def ranking_weight_scale(weights: np.ndarray | None, groups: np.ndarray | None = None) -> np.ndarray | None:
