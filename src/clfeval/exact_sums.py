@@ -46,6 +46,7 @@ __all__ = [
     "scaled_floats",
     "to_float",
     "add_counts",
+    "normalized_float_table",
     "weight_total",
     "ranking_weight_scale",
     "class_total_overflows",
@@ -278,8 +279,9 @@ def exact_kappa(cm: np.ndarray, weights: str | None = None) -> float:
         w = [[abs(i - j) for j in range(k)] for i in range(k)]
     else:
         w = [[(i - j) ** 2 for j in range(k)] for i in range(k)]
-    observed = sum(w[i][j] * t[i, j] for i in range(k) for j in range(k))
-    chance = sum(w[i][j] * col[i] * row[j] for i in range(k) for j in range(k))  # x total
+    w = np.array(w, dtype=object)
+    observed = (w * t).sum()
+    chance = (w * np.multiply.outer(np.array(col, dtype=object), np.array(row, dtype=object))).sum()  # x total
     if chance == 0:
         return float("nan")
     return exact_div(chance - observed * total, chance)
@@ -328,6 +330,22 @@ def weight_total(weights: np.ndarray) -> int | float:
             return int(weights.sum())
         return int(integer_bincount(np.zeros(weights.size, dtype=np.intp), weights, 1)[0])
     return float(weights.sum())
+
+
+def normalized_float_table(table: np.ndarray) -> np.ndarray:
+    """A float64 weight table divided by the power of two nearest its largest cell (exact, but
+    for cells below 2**-1074 of it), so that the products of scale-free formulas (Matthews
+    correlation, kappa) neither underflow nor overflow. Other tables are returned as they are.
+
+    >>> normalized_float_table(np.array([[1e-320, 0.0], [0.0, 3e-320]])).tolist()
+    [[0.2470703125, 0.0], [0.0, 0.7412109375]]
+    """
+    if table.dtype.kind != "f" or table.size == 0:
+        return table
+    top = float(np.max(table))
+    if not (np.isfinite(top) and top > 0) or 2.0**-200 <= top <= 2.0**200:
+        return table
+    return np.ldexp(table, -int(np.frexp(top)[1]))
 
 
 def add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -43,7 +43,8 @@ def _first_position(mask: np.ndarray) -> str:
 
 def _missing_error(name: str, mask: np.ndarray) -> ValueError:
     return ValueError(
-        f"Input {name} contains NaN: {name} contains {int(np.count_nonzero(mask))} missing value(s) (None/NaN/null); "
+        f"{name} contains {int(np.count_nonzero(mask))} missing value(s) (Input {name} contains NaN, None or "
+        "null); "
         f"the first is at position {_first_position(mask)}. Drop or impute them before evaluating."
     )
 

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import measures as m
 from ..confusion import ConfusionMatrix
+from ..exact_sums import normalized_float_table
 
 __all__ = ["Report", "build_report", "COLUMN_TITLES"]
 
@@ -212,7 +213,8 @@ def build_report(
 
     overall: dict[str, Any] = {}
     if confusion.counts is not None:
-        cm = np.asarray(confusion.counts, dtype=np.float64)
+        # extreme weights: scaled by a power of two so that the formulas' products stay in range
+        cm = normalized_float_table(np.asarray(confusion.counts, dtype=np.float64))
         overall["accuracy"] = float(m.accuracy(cm))
         overall["error_rate"] = float(m.error_rate(cm))
         overall["balanced_accuracy"] = float(m.balanced_accuracy(cm))
