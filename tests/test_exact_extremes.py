@@ -206,6 +206,15 @@ def test_evaluate_report_with_tiny_weights_matches_unit_weights():
     assert tiny["mcc"] == pytest.approx(2 / 3, rel=1e-15)
 
 
+def test_evaluate_report_with_weights_whose_sums_overflow():
+    ev = clfeval.evaluate(Y_TRUE, Y_PRED, sample_weight=[1e308] * 5)
+    plain = clfeval.evaluate(Y_TRUE, Y_PRED).report
+    assert ev.report.overall == plain.overall  # f1, MCC, kappa... as with unit weights
+    assert [r["f1"] for r in ev.report.rows] == [0.8, 0.8]
+    assert [r["support"] for r in ev.report.rows] == [math.inf, math.inf]  # the float64 sums
+    assert ev.confusion.counts.tolist() == [[math.inf, 0.0], [1e308, math.inf]]
+
+
 def test_exact_float_sums():
     t = float_bincount_exact(np.array([0, 0, 1, 1]), np.array([1e308, 1e308, 5e-324, 0.5]), 2)
     assert t[0] == 2 * Fraction(1e308) * 2**1074 and t[1] == (Fraction(5e-324) + Fraction(1, 2)) * 2**1074

@@ -24,7 +24,7 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
-from .exact_sums import weight_total
+from .exact_sums import scaled_floats, weight_total
 from .exceptions import UndefinedMetricWarning
 from .influence import Cases
 from .labels import (
@@ -1313,9 +1313,13 @@ def evaluate(
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise _first_outside(yp, yp_codes, classes, "y_pred")
+    formula = None
     if yp is not None or not binary or (w is not None and w.dtype.kind in "iu"):
-        matrix = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w).matrix
-    confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
+        cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
+        matrix = cc.matrix
+        if cc.exact is not None:  # float weight sums out of range: rates read them rescaled
+            formula = scaled_floats(cc.exact)
+    confusion = ConfusionMatrix.from_matrix(classes, matrix, names, formula=formula)
     return Evaluation(
         task="binary" if binary else "multiclass",
         labels=classes,

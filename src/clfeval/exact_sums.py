@@ -329,7 +329,8 @@ def weight_total(weights: np.ndarray) -> int | float:
         if int(weights.max()) * weights.size <= _INT64_MAX:
             return int(weights.sum())
         return int(integer_bincount(np.zeros(weights.size, dtype=np.intp), weights, 1)[0])
-    return float(weights.sum())
+    with np.errstate(over="ignore"):  # past the float range: inf
+        return float(weights.sum())
 
 
 def normalized_float_table(table: np.ndarray) -> np.ndarray:

@@ -48,12 +48,13 @@ def one_vs_rest(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     [[5, 3], [2, 1], [1, 2], [3, 5]]
     """
     tp = np.diagonal(cm, axis1=-2, axis2=-1)
-    predicted = cm.sum(axis=-2)
-    actual = cm.sum(axis=-1)
-    total = actual.sum(axis=-1, keepdims=True)
-    fp = predicted - tp
-    fn = actual - tp
-    tn = total - tp - fp - fn
+    with np.errstate(over="ignore", invalid="ignore"):  # weight sums past the float range: inf, NaN
+        predicted = cm.sum(axis=-2)
+        actual = cm.sum(axis=-1)
+        total = actual.sum(axis=-1, keepdims=True)
+        fp = predicted - tp
+        fn = actual - tp
+        tn = total - tp - fp - fn
     if cm.dtype.kind == "f":
         # Weighted tables: the subtraction leaves rounding residue (even negative) where the
         # true tn is exactly 0, which would turn an undefined 0/0 into a number. tn is 0 exactly
