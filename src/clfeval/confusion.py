@@ -41,7 +41,7 @@ class ConfusionMatrix:
     [1, 0, 0]
     """
 
-    __slots__ = ("_labels", "_names", "_counts", "_tables")
+    __slots__ = ("_labels", "_names", "_counts", "_tables", "_formula")
 
     def __init__(
         self,
@@ -54,14 +54,19 @@ class ConfusionMatrix:
         self._counts = None if counts is None else _frozen(counts)
         self._tables = _frozen(tables)
         self._names = list(names) if names is not None else [str(v) for v in self._labels.tolist()]
+        self._formula: np.ndarray | None = None  # (k, k) table the rates read, if not _counts
         if len(self._names) != self._labels.size:
             raise ValueError(
                 f"{len(self._names)} names given for {self._labels.size} labels; give one per label."
             )
 
     @classmethod
-    def from_matrix(cls, labels: Any, counts: Any, names: list[str] | None = None) -> ConfusionMatrix:
-        """From a (k, k) table, rows = true, columns = predicted.
+    def from_matrix(
+        cls, labels: Any, counts: Any, names: list[str] | None = None, formula: Any = None
+    ) -> ConfusionMatrix:
+        """From a (k, k) table, rows = true, columns = predicted. ``formula``: a table proportional
+        to ``counts`` that the rates are read from instead (float weights whose sums overflow:
+        see :func:`clfeval.exact_sums.scaled_floats`).
 
         >>> ConfusionMatrix.from_matrix(["a", "b"], [[1, 2], [0, 3]]).total
         6
@@ -72,7 +77,10 @@ class ConfusionMatrix:
             raise ValueError(f"counts must have shape ({k}, {k}) for {k} labels, got {counts.shape}.")
         tp, fp, fn, tn = one_vs_rest(counts)
         tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
-        return cls(labels, counts, tables, names)
+        out = cls(labels, counts, tables, names)
+        if formula is not None:
+            out._formula = _frozen(formula)
+        return out
 
     @classmethod
     def from_label_tables(
@@ -106,7 +114,7 @@ class ConfusionMatrix:
     def total(self) -> Any:
         """Total count (int) or weight (float) of the evaluated samples."""
         if self._counts is not None:
-            return self._counts.sum().item()
+            return np.asarray(self._counts.sum()).item()
         return self._tables[0].sum().item() if self._tables.shape[0] else 0
 
     def normalized(self, by: Normalize = "true") -> np.ndarray:
@@ -136,6 +144,18 @@ class ConfusionMatrix:
         """
         t = self._tables
         return {"tp": t[:, 1, 1], "fn": t[:, 1, 0], "fp": t[:, 0, 1], "tn": t[:, 0, 0]}
+
+    def formula_per_class(self) -> dict[str, np.ndarray]:
+        """:meth:`per_class` as the rates read it: proportional to it, in the float range even
+        where the weights' sums overflow (the same arrays in the common case)."""
+        if self._formula is None:
+            return self.per_class()
+        tp, fp, fn, tn = one_vs_rest(self._formula)
+        return {"tp": tp, "fn": fn, "fp": fp, "tn": tn}
+
+    def formula_counts(self) -> np.ndarray | None:
+        """The (k, k) table the overall measures read (see :meth:`formula_per_class`)."""
+        return self._counts if self._formula is None else self._formula
 
     def textbook(self) -> np.ndarray:
         """(k, 2, 2) tables in the textbook layout: [[TP, FN], [FP, TN]] (actual P/N by predicted P/N).

@@ -16,11 +16,21 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from .exact_sums import (
+    FLOAT_EXACT_INT,
+    UNIT_EXPONENT,
+    add_counts,
+    float_bincount_exact,
+    float_table_needs_exact,
+    integer_bincount,
+)
 from .labels import (
+    all_zero_weights_error,
     as_array,
     check_classification_targets,
     check_sample_weight,
@@ -44,11 +54,34 @@ def _pool() -> ThreadPoolExecutor:
     return _POOL
 
 
-def _as_count_dtype(table: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
-    """Counts stay int64; weighted tables are int64 for integer weights, else float64."""
-    if weights is None or weights.dtype.kind in "iub":
-        return np.rint(table).astype(np.int64) if table.dtype.kind == "f" else table.astype(np.int64)
-    return table.astype(np.float64, copy=False)
+def _count_table(
+    table: np.ndarray, a: np.ndarray, b: np.ndarray, width: int, weights: np.ndarray | None, offset: int = 0
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The (flat) count table in its value type, and its exact form where floats would not do.
+
+    Counts stay int64; integer weights give int64 while exact (an object array of Python ints
+    where a sum exceeds int64); other weights give float64, plus their exact sums (integers in
+    units of 2**-1074) when cells overflowed or are too large or small for the formulas.
+    The float64 bincount ``table`` decides, so the common case makes no further pass.
+    """
+    if weights is None:
+        return (np.rint(table).astype(np.int64) if table.dtype.kind == "f" else table.astype(np.int64)), None
+    if weights.dtype.kind in "iub":
+        if table.size == 0 or (table.max() < FLOAT_EXACT_INT and table.sum() < 2.0**62):
+            return np.rint(table).astype(np.int64), None
+        return integer_bincount(_joint_index(a, b, width, offset), weights, table.size, table), None
+    table = table.astype(np.float64, copy=False)
+    if not float_table_needs_exact(table):
+        return table, None
+    return table, float_bincount_exact(_joint_index(a, b, width, offset), weights, table.size)
+
+
+def _joint_index(a: np.ndarray, b: np.ndarray, width: int, offset: int) -> np.ndarray:
+    joint = np.multiply(a, width, dtype=np.intp)
+    np.add(joint, b, out=joint, casting="unsafe")
+    if offset:
+        np.subtract(joint, offset * (width + 1), out=joint)
+    return joint
 
 
 def _joint_bincount(
@@ -86,6 +119,9 @@ class ConfusionCounts:
 
     labels: np.ndarray
     matrix: np.ndarray
+    #: None, or the exact sums of extreme float weights (Python ints counting units of
+    #: 2**-1074, same shape as ``matrix``), which the formulas read instead (see ``table``)
+    exact: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         k = self.labels.shape[0]
@@ -93,6 +129,19 @@ class ConfusionCounts:
             raise ValueError(f"matrix has shape {self.matrix.shape}, expected (..., {k}, {k}).")
         self.labels.setflags(write=False)
         self.matrix.setflags(write=False)
+        if self.exact is not None:
+            self.exact.setflags(write=False)
+
+    @property
+    def table(self) -> np.ndarray:
+        """The table the formulas read: ``exact`` where there is one, else ``matrix``.
+
+        Every measure is scale-free, so the unit of ``exact`` (2**-1074) does not matter to them.
+
+        >>> ConfusionCounts.from_labels([0, 1], [0, 0], sample_weight=[1e308, 1e308]).table[0, 0] > 0
+        True
+        """
+        return self.matrix if self.exact is None else self.exact
 
     # ---- construction -------------------------------------------------------------------
     @classmethod
@@ -111,7 +160,8 @@ class ConfusionCounts:
         if labels is None:
             return counts
         lab = np.asarray(labels)
-        return cls(lab, counts.submatrix(lab))
+        exact = None if counts.exact is None else counts.submatrix(lab, exact=True)
+        return cls(lab, counts.submatrix(lab), exact)
 
     @classmethod
     def from_codes(
@@ -128,7 +178,8 @@ class ConfusionCounts:
         """
         k = labels.shape[0]
         table = _joint_bincount(true_codes, pred_codes, k, k * k, sample_weight)
-        return cls(labels, _as_count_dtype(table, sample_weight).reshape(k, k))
+        matrix, exact = _count_table(table, true_codes, pred_codes, k, sample_weight)
+        return cls(labels, matrix.reshape(k, k), None if exact is None else exact.reshape(k, k))
 
     @classmethod
     def zeros(cls, labels: Any, dtype: Any = np.int64) -> "ConfusionCounts":
@@ -144,38 +195,46 @@ class ConfusionCounts:
         >>> a.merge(b).matrix.tolist()
         [[1, 0, 0], [0, 1, 0], [0, 1, 0]]
         """
-        if self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels):
-            return ConfusionCounts(self.labels, self.matrix + other.matrix)
-        labels = union_labels(self.labels, other.labels)
-        return ConfusionCounts(labels, self.submatrix(labels) + other.submatrix(labels))
+        same = self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels)
+        labels = self.labels if same else union_labels(self.labels, other.labels)
+        mine = self.matrix if same else self.submatrix(labels)
+        theirs = other.matrix if same else other.submatrix(labels)
+        exact = None
+        if self.exact is not None or other.exact is not None:
+            exact = _in_units(self, labels, same) + _in_units(other, labels, same)
+        return ConfusionCounts(labels, add_counts(mine, theirs), exact)
 
     # ---- views ---------------------------------------------------------------------------
     def positions(self, labels: Any) -> np.ndarray:
         """Index of each of ``labels`` in this table, -1 for a label it has not seen."""
         return encode(np.asarray(labels), self.labels)
 
-    def submatrix(self, labels: Any) -> np.ndarray:
-        """The (m, m) table over ``labels`` in that order; unseen labels give zero rows/columns."""
+    def submatrix(self, labels: Any, exact: bool = False) -> np.ndarray:
+        """The (m, m) table over ``labels`` in that order; unseen labels give zero rows/columns.
+        ``exact``: of :attr:`table` (what the formulas read) instead of ``matrix``."""
         idx = self.positions(labels)
-        padded = np.zeros((self.labels.shape[0] + 1,) * 2, dtype=self.matrix.dtype)
-        padded[:-1, :-1] = self.matrix
+        source = self.table if exact else self.matrix
+        padded = np.zeros((self.labels.shape[0] + 1,) * 2, dtype=source.dtype)
+        padded[:-1, :-1] = source
         return padded[np.ix_(idx, idx)]  # index -1 is the zero padding row/column
 
-    def one_vs_rest(self, labels: Any = None) -> np.ndarray:
-        """Per-label (m, 2, 2) tables ``[[tn, fp], [fn, tp]]`` (scikit-learn's layout).
+    def one_vs_rest(self, labels: Any = None, exact: bool = False) -> np.ndarray:
+        """Per-label (m, 2, 2) tables ``[[tn, fp], [fn, tp]]`` (scikit-learn's layout);
+        ``exact``: of :attr:`table` (what the formulas read) instead of ``matrix``.
 
         >>> ConfusionCounts.from_labels([0, 1, 1], [0, 1, 0]).one_vs_rest().tolist()
         [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
         """
         from .measures import one_vs_rest
 
-        tp, fp, fn, tn = one_vs_rest(self.matrix)
+        source = self.table if exact else self.matrix
+        tp, fp, fn, tn = one_vs_rest(source)
         stacked = np.stack([tn, fp, fn, tp], axis=-1).reshape(tp.shape + (2, 2))
         if labels is None:
             return stacked
         idx = self.positions(labels)
-        total = self.matrix.sum()
-        unseen = np.zeros((2, 2), dtype=self.matrix.dtype)
+        total = source.sum()
+        unseen = np.zeros((2, 2), dtype=source.dtype)
         unseen[0, 0] = total
         return np.where((idx < 0)[:, None, None], unseen, stacked[idx])
 
@@ -188,6 +247,17 @@ class ConfusionCounts:
 
     def __repr__(self) -> str:
         return f"ConfusionCounts(labels={self.labels.tolist()}, total={self.total})"
+
+
+def _in_units(counts: ConfusionCounts, labels: np.ndarray, same: bool) -> np.ndarray:
+    """A table's exact sums in units of 2**-1074 (object array), over ``labels``."""
+    if counts.exact is not None:
+        return counts.exact if same else counts.submatrix(labels, exact=True)
+    values = counts.matrix if same else counts.submatrix(labels)
+    scale = 1 << -UNIT_EXPONENT
+    flat = [int(v) * scale if isinstance(v, (int, np.integer)) else int(Fraction(float(v)) * scale)
+            for v in values.ravel().tolist()]
+    return np.array(flat, dtype=object).reshape(values.shape)
 
 
 @dataclass(frozen=True, eq=False)
@@ -224,6 +294,8 @@ class MultilabelCounts:
             total = t.shape[0]
         else:
             w = sample_weight
+            if w.dtype.kind in "iu" and w.size and int(w.max()) * w.size >= FLOAT_EXACT_INT:
+                w = w.astype(object)  # integer sums that int64 could wrap: Python ints
             tp, pred, true = (w @ both, w @ p, w @ t)
             total = w.sum()
             if w.dtype.kind == "f":
@@ -236,7 +308,9 @@ class MultilabelCounts:
         else:
             tn = total - tp - fp - fn
         tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
-        if tables.dtype.kind != "f":
+        if tables.dtype.kind == "O":
+            tables = add_counts(tables, np.zeros((), dtype=np.int64))  # int64 if it fits
+        elif tables.dtype.kind != "f":
             tables = tables.astype(np.int64)
         per_sample = np.stack([tp_s, fp_s, fn_s], axis=-1).astype(np.int64)
         return cls(tables, per_sample, sample_weight)
@@ -295,11 +369,18 @@ def _fast_integer_counts(
     labels = (present + lo).astype(dtype)
     true_labels = (np.flatnonzero(seen_t) + lo).astype(dtype)
     pred_labels = (np.flatnonzero(seen_p) + lo).astype(dtype)
+    exact = None
     if w is not None:
-        grid = _joint_bincount(yt, yp, span, span * span, w, offset=lo).reshape(span, span)
-    matrix = _as_count_dtype(grid[np.ix_(present, present)], w)
+        flat = _joint_bincount(yt, yp, span, span * span, w, offset=lo)
+        grid, exact = _count_table(flat, yt, yp, span, w, offset=lo)
+        grid = grid.reshape(span, span)
+        if exact is not None:
+            exact = exact.reshape(span, span)[np.ix_(present, present)]
+    else:
+        grid = grid.astype(np.int64, copy=False)
+    matrix = grid[np.ix_(present, present)]
     kind = "multiclass" if labels.shape[0] > 2 else "binary"
-    return kind, ConfusionCounts(labels, matrix), true_labels, pred_labels
+    return kind, ConfusionCounts(labels, matrix, exact), true_labels, pred_labels
 
 
 def build_counts(
@@ -352,8 +433,5 @@ def build_counts(
         # read off the small table instead of another pass over the weights.
         table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else result[1].matrix
         if not table.any():
-            raise ValueError(
-                f"sample_weight is zero for all {w.shape[0]} samples; at least one weight must be "
-                "positive."
-            )
+            raise all_zero_weights_error(w.shape[0])
     return result

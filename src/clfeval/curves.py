@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .exact_sums import rescale_classes
+
 __all__ = [
     "trapezoid",
     "count_totals",
@@ -149,6 +151,13 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
         else:
             num = 2 * int(_dot(neg, tps)) - int(_dot(neg, pos))
         return num / pairs
+    if pos.ndim == 1 and not (_is_integer(neg) and _is_integer(pos)):
+        # a class of tiny total weight: scaled up by a power of two (exact) so that the
+        # products below do not underflow (the area depends on each class's proportions only)
+        scaled = rescale_classes(neg, pos, float(n_total), float(p_total))
+        if scaled is not None:
+            neg, pos, n_total, p_total = scaled
+            tps = _cumsum(pos)
     area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
     denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -206,14 +215,36 @@ def average_precision(
     if neg is None:
         predicted = _ranks(tps.shape[-1], tps.dtype)
     else:
-        predicted = _cumsum(np.asarray(neg))
-        predicted += tps
+        with np.errstate(over="ignore"):
+            fps = _cumsum(np.asarray(neg))
+            predicted = fps + tps
+    if pos.ndim == 1 and neg is not None and fps.dtype.kind == "f" and fps.size and not (
+        np.isfinite(fps[-1]) and np.isfinite(predicted[-1])
+    ):
+        # sums past the float range: precision = 1 / (1 + fps / tps), the ratio formed from
+        # mantissas and exponents; where the negatives' running sum overflowed, it is taken
+        # from a scaled-down copy instead
+        with np.errstate(all="ignore"):
+            m_neg, e_neg = np.frexp(fps)
+            if not np.isfinite(fps[-1]):
+                k = 8 + int(fps.size).bit_length()
+                m_big, e_big = np.frexp(np.cumsum(np.ldexp(np.asarray(neg, dtype=np.float64), -k)))
+                over = ~np.isfinite(fps)
+                m_neg, e_neg = np.where(over, m_big, m_neg), np.where(over, e_big + k, e_neg)
+            m_pos, e_pos = np.frexp(tps)
+            odds = np.ldexp(m_neg / np.where(m_pos > 0, m_pos, 1.0), e_neg - e_pos)
+            precision = np.where(tps > 0, 1.0 / (1.0 + odds), 0.0)
     # precision at each score; positions with no positives add nothing, whatever their precision
-    if predicted.size and (predicted[..., 0] > 0).all():  # cumulative, so no zero anywhere
+    elif predicted.size and (predicted[..., 0] > 0).all():  # cumulative, so no zero anywhere
         precision = np.divide(tps, predicted)
     else:
         precision = np.zeros(tps.shape)
         np.divide(tps, predicted, out=precision, where=predicted > 0)
+    if pos.ndim == 1 and pos.dtype.kind == "f" and not (p_total == 0 or 2.0**-240 <= p_total <= 2.0**240):
+        # extreme total weight: the recall steps scaled by a power of two (exact) so that
+        # precision * weight neither underflows nor overflows
+        shift = -int(np.frexp(p_total)[1])
+        pos, p_total = np.ldexp(pos, shift), np.ldexp(p_total, shift)
     total = _dot(precision, pos)
     with np.errstate(invalid="ignore", divide="ignore"):
         out = np.where(p_total > 0, total / np.where(p_total > 0, p_total, 1), 0.0)

@@ -24,11 +24,13 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .counts import ConfusionCounts, MultilabelCounts
+from .exact_sums import scaled_floats, weight_total
 from .exceptions import UndefinedMetricWarning, ValuesError
 from .influence import Cases
 from .labels import (
     as_array,
     as_score_array,
+    check_finite_labels,
     check_sample_weight,
     encode,
     union_labels,
@@ -1231,6 +1233,9 @@ def evaluate(
     if n == 0:
         raise ValueError("y_true is empty: there is nothing to evaluate.")
     yp = None if y_pred is None else as_array(y_pred, "y_pred")
+    for arr, nm in ((yt, "y_true"), (yp, "y_pred")):
+        if arr is not None:
+            check_finite_labels(arr, nm)  # infinity is no class (scikit-learn's error)
     s = None if y_score is None else as_score_array(y_score, "y_score")
     for arr, nm in ((yp, "y_pred"), (s, "y_score")):
         if arr is not None and (arr.ndim == 0 or arr.shape[0] != n):
@@ -1293,10 +1298,13 @@ def evaluate(
                     f"Predictions derived from the scores: {names[pos_index]!r} where the score "
                     f">= {thr:g} ({score_kind} scores)."
                 )
-                # the confusion matrix at a threshold is read off the score statistics
-                tp, fp, fn, tn = rankings[names[pos_index]].counts_at(thr)
-                table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
-                matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
+                if w is not None and w.dtype.kind in "iu":  # integer weights: counted exactly
+                    yp_codes = np.where(pos_scores >= thr, pos_index, 1 - pos_index)
+                else:
+                    # the confusion matrix at a threshold is read off the score statistics
+                    tp, fp, fn, tn = rankings[names[pos_index]].counts_at(thr)
+                    table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
+                    matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
         else:
             if thr is not None:
                 raise ValuesError(
@@ -1322,9 +1330,13 @@ def evaluate(
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise _first_outside(yp, yp_codes, classes, "y_pred")
-    if yp is not None or not binary:
-        matrix = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w).matrix
-    confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
+    formula = None
+    if yp is not None or not binary or (w is not None and w.dtype.kind in "iu"):
+        cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
+        matrix = cc.matrix
+        if cc.exact is not None:  # float weight sums out of range: rates read them rescaled
+            formula = scaled_floats(cc.exact)
+    confusion = ConfusionMatrix.from_matrix(classes, matrix, names, formula=formula)
     return Evaluation(
         task="binary" if binary else "multiclass",
         labels=classes,
@@ -1334,7 +1346,7 @@ def evaluate(
         threshold=thr,
         score_kind=score_kind,
         n_samples=n,
-        total_weight=float(n if w is None else w.sum()),
+        total_weight=float(n if w is None else weight_total(w)),
         confusion=confusion,
         rankings=rankings,
         micro=micro,
@@ -1403,7 +1415,7 @@ def _evaluate_multilabel(
         threshold=thr,
         score_kind=score_kind,
         n_samples=yt.shape[0],
-        total_weight=float(yt.shape[0] if w is None else w.sum()),
+        total_weight=float(yt.shape[0] if w is None else weight_total(w)),
         confusion=confusion,
         rankings=rankings,
         micro=micro,

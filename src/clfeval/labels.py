@@ -23,6 +23,8 @@ __all__ = [
     "as_1d",
     "check_consistent_length",
     "check_sample_weight",
+    "check_finite_labels",
+    "all_zero_weights_error",
     "target_kind",
     "unique_sorted",
     "union_labels",
@@ -49,8 +51,8 @@ def _first_where(mask: np.ndarray) -> dict[str, Any]:
 
 def _missing_error(name: str, mask: np.ndarray) -> ValueError:
     return ValuesError(
-        f"{name} contains {int(np.count_nonzero(mask))} missing value(s) (None/NaN/null); "
-        f"the first is at position {_first_position(mask)}. Drop or impute them before evaluating.",
+        f"{name} contains {int(np.count_nonzero(mask))} missing value(s) (Input {name} contains NaN, None or "
+        f"null); the first is at position {_first_position(mask)}. Drop or impute them before evaluating.",
         argument=name, kind="missing", count=int(np.count_nonzero(mask)), **_first_where(mask),
     )
 
@@ -218,7 +220,9 @@ def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = Tr
             f"sample_weight has {w.shape[0]} samples but the targets have {n}; they must match."
         )
     if w.dtype.kind in "biu":
-        w = w.astype(np.int64)
+        # uint64 weights above int64's range stay uint64 (they are not negative); others int64
+        if not (w.dtype == np.uint64 and w.size and w.max() > np.iinfo(np.int64).max):
+            w = w.astype(np.int64)
     elif w.dtype.kind == "f":
         w = w.astype(np.float64, copy=False)
         if not np.isfinite(w).all():
@@ -239,11 +243,36 @@ def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = Tr
             value=w[np.argmax(w < 0)].item(), **_first_where(w < 0),
         )
     if not allow_all_zero and w.size and not w.any():
-        raise ValueError(
-            f"sample_weight is zero for all {w.size} samples; at least one weight must be "
-            "positive."
-        )
+        raise all_zero_weights_error(w.size)
     return w
+
+
+def all_zero_weights_error(n: int) -> ValueError:
+    """scikit-learn's error for all-zero sample weights, with the count.
+
+    >>> str(all_zero_weights_error(3))
+    'Sample weights must contain at least one non-zero number: sample_weight is zero for all 3 samples.'
+    """
+    return ValueError(
+        f"Sample weights must contain at least one non-zero number: sample_weight is zero for all "
+        f"{n} samples."
+    )
+
+
+def check_finite_labels(y: np.ndarray, name: str) -> None:
+    """Float labels must be finite: infinity is an error in scikit-learn's words, with where.
+
+    >>> check_finite_labels(np.array([np.inf, 1.0]), "y_true")
+    Traceback (most recent call last):
+    ...
+    ValueError: Input y_true contains infinity or a value too large for dtype('float64'): 1 infinite value(s), the first at position 0.
+    """
+    if y.dtype.kind == "f" and y.size and not np.isfinite(y).all():
+        bad = np.isinf(y)
+        raise ValueError(
+            f"Input {name} contains infinity or a value too large for dtype({str(y.dtype)!r}): "
+            f"{int(bad.sum())} infinite value(s), the first at position {_first_position(bad)}."
+        )
 
 
 def _check_label_types(values: np.ndarray, name: str) -> None:
@@ -319,6 +348,7 @@ def target_kind(y: np.ndarray, name: str) -> tuple[str, np.ndarray]:
         raise ValueError(f"{name} must be 1-D (labels) or 2-D (indicator matrix), got shape {y.shape}.")
     if y.dtype.kind == "O" and _kind_of_values(y) == "other":
         return "unknown", y[:0]
+    check_finite_labels(y, name)
     if y.dtype.kind in "fc" and y.size:
         if y.dtype.kind == "c" or not np.array_equal(y, np.floor(y)):
             return ("continuous" if y.ndim == 1 else "continuous-multioutput"), y[:0]

@@ -19,6 +19,8 @@ from typing import Literal
 
 import numpy as np
 
+from .exact_sums import exact_kappa, exact_mcc, exact_ratio, is_big
+
 __all__ = [
     "one_vs_rest",
     "ratio",
@@ -46,12 +48,13 @@ def one_vs_rest(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     [[5, 3], [2, 1], [1, 2], [3, 5]]
     """
     tp = np.diagonal(cm, axis1=-2, axis2=-1)
-    predicted = cm.sum(axis=-2)
-    actual = cm.sum(axis=-1)
-    total = actual.sum(axis=-1, keepdims=True)
-    fp = predicted - tp
-    fn = actual - tp
-    tn = total - tp - fp - fn
+    with np.errstate(over="ignore", invalid="ignore"):  # weight sums past the float range: inf, NaN
+        predicted = cm.sum(axis=-2)
+        actual = cm.sum(axis=-1)
+        total = actual.sum(axis=-1, keepdims=True)
+        fp = predicted - tp
+        fn = actual - tp
+        tn = total - tp - fp - fn
     if cm.dtype.kind == "f":
         # Weighted tables: the subtraction leaves rounding residue (even negative) where the
         # true tn is exactly 0, which would turn an undefined 0/0 into a number. tn is 0 exactly
@@ -70,7 +73,15 @@ def ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
     >>> ratio(np.array([1, 0]), np.array([2, 0])).tolist()
     [0.5, nan]
+
+    Integer counts of 2**53 and more (and Python-int object arrays) are divided exactly, so the
+    result is correctly rounded where converting each count to float64 first would not be.
+
+    >>> float(ratio(np.array(2**53 + 1), np.array(3 * 2**52 + 1)))  # float64 first: ...666
+    0.6666666666666667
     """
+    if is_big(num, den):
+        return exact_ratio(num, den)
     num = np.asarray(num, dtype=np.float64)
     den = np.asarray(den, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -120,6 +131,12 @@ def fbeta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.0) -> 
     if beta == 0:
         return precision(tp, fp)
     b2 = beta * beta
+    if is_big(tp, fp, fn) or is_big(np.asarray(tp) * 2 + fp + fn):  # exact: (1 + b2) tp / ((1 + b2) tp + b2 fn + fp) with b2 as a fraction
+        from fractions import Fraction
+
+        fb2 = Fraction(b2)
+        tp_, fp_, fn_ = (np.asarray(x, dtype=object) for x in (tp, fp, fn))
+        return exact_ratio((1 + fb2) * tp_, (1 + fb2) * tp_ + fb2 * fn_ + fp_)
     true_sum = np.asarray(tp + fn, dtype=np.float64)
     pred_sum = np.asarray(tp + fp, dtype=np.float64)
     return ratio((1 + b2) * np.asarray(tp, dtype=np.float64), b2 * true_sum + pred_sum)
@@ -166,6 +183,10 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     >>> float(matthews_corrcoef(np.array([[1, 1], [0, 2]])))
     0.5773502691896258
     """
+    if _products_inexact(cm):  # exact integers, correctly rounded
+        cm = np.asarray(cm)
+        flat = cm.reshape((-1,) + cm.shape[-2:])
+        return np.array([exact_mcc(t) for t in flat]).reshape(cm.shape[:-2])
     cm = np.asarray(cm, dtype=np.float64)
     t_sum = cm.sum(axis=-1)
     p_sum = cm.sum(axis=-2)
@@ -179,6 +200,15 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
         return np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
 
 
+def _products_inexact(cm: np.ndarray) -> bool:
+    """Integer tables whose totals reach 2**26: products of margins pass 2**53, where float64
+    rounds them (and their differences cancel), so the exact formulas take over."""
+    cm = np.asarray(cm)
+    if cm.dtype.kind == "O":
+        return True
+    return cm.dtype.kind in "iu" and cm.size > 0 and bool(is_big(cm.sum(axis=(-2, -1)), limit=1 << 26))
+
+
 def cohen_kappa(
     cm: np.ndarray, weights: Literal["linear", "quadratic"] | None = None
 ) -> np.ndarray:
@@ -187,6 +217,10 @@ def cohen_kappa(
     >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))
     0.4
     """
+    if _products_inexact(cm):  # exact integers, correctly rounded
+        cm = np.asarray(cm)
+        flat = cm.reshape((-1,) + cm.shape[-2:])
+        return np.array([exact_kappa(t, weights) for t in flat]).reshape(cm.shape[:-2])
     cm = np.asarray(cm, dtype=np.float64)
     k = cm.shape[-1]
     row = cm.sum(axis=-1)

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 import numpy as np
 
+from .exact_sums import FLOAT_EXACT_INT, integer_bincount
 from .labels import (
     as_1d,
     as_array,
@@ -383,13 +384,13 @@ def _group_by_argsort(
     codes: np.ndarray, x: np.ndarray, k: int, weights: np.ndarray | None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Distinct scores (decreasing) and per-class counts/weights, via one argsort."""
+    integer = weights is not None and weights.dtype.kind in "biu"
     if weights is not None:
-        weights = weights.astype(np.float64, copy=False)
         if (weights == 0).any():  # zero-weight rows are not thresholds (as in scikit-learn)
             keep = weights != 0
             codes, x, weights = codes[keep], x[keep], weights[keep]
     if x.size == 0:
-        dtype = np.int64 if weights is None else np.float64
+        dtype = np.int64 if weights is None or integer else np.float64
         return np.empty(0), np.zeros((0, k), dtype=dtype)
     order = np.argsort(-x)  # ties are summed, so the sort need not be stable
     xs = x[order]
@@ -403,8 +404,14 @@ def _group_by_argsort(
     flat += group
     w = None if weights is None else weights[order]
     # (k, D) bincount transposed: a (D, k) table whose columns are contiguous
-    counts = np.bincount(flat, weights=w, minlength=d * k).reshape(k, d).T
-    return xs[new] + 0.0, counts  # + 0.0 turns -0.0 into 0.0
+    counts = np.bincount(flat, weights=w, minlength=d * k)
+    if integer and counts.size and counts.max() >= FLOAT_EXACT_INT:
+        # float64 sums of integer weights are exact below 2**53 (and stay float, "weighted");
+        # beyond, the exact int64 sums (totals beyond int64 stay float64 sums)
+        exact = integer_bincount(flat, w, d * k, counts)
+        if exact.dtype == np.int64 and counts.sum() < 2.0**62:  # cumulative sums fit int64
+            counts = exact
+    return xs[new] + 0.0, counts.reshape(k, d).T  # + 0.0 turns -0.0 into 0.0
 
 
 def _group_by_packed_sort(

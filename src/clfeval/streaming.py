@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import ConfusionMatrix
+from .exact_sums import add_counts
 from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_scores
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
@@ -170,7 +171,8 @@ class StreamingEvaluation:
             score, pred, options = self._binned_inputs(score, pred, labels, options)
         zero = sample_weight is not None and _all_zero(sample_weight)
         if zero:  # rows that weigh nothing: checked (and their classes seen), counted, adding nothing
-            sample_weight = np.ones(np.shape(sample_weight), dtype=np.float64)
+            integer = np.asarray(sample_weight).dtype.kind in "biu"
+            sample_weight = np.ones(np.shape(sample_weight), dtype=np.int64 if integer else np.float64)
         ev = evaluate(yt, pred, score, labels=labels, sample_weight=sample_weight, **options)
         if ev.task == "multilabel":  # a (n, 1) indicator column
             raise ValueError("multilabel y_true is not streamed yet; use clfeval.evaluate on all rows.")
@@ -261,10 +263,8 @@ class StreamingEvaluation:
         if ev.pos_label is not None and self._pos is None:
             self._pos = ev.pos_label
         counts = ev.confusion.counts
-        if counts.dtype.kind == "f" and self._matrix.dtype.kind != "f":
-            self._matrix = self._matrix.astype(np.float64)
         where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
-        self._matrix[np.ix_(where, where)] += 0 * counts if zero else counts
+        self._matrix = _add_at(self._matrix, where, np.zeros_like(counts) if zero else counts)
         if ev.rankings is not None and not zero:
             kind = ev.score_kind
             self._score_kind = combined_kind(self._score_kind, kind)  # clfeval.score_kind's rule, all rows
@@ -358,9 +358,7 @@ class StreamingEvaluation:
             joined = union_labels(labels, other._labels, names=("this stream's classes", "the other's"))
             out._reindex(joined)
         where = np.array([int(np.flatnonzero(out._labels == v)[0]) for v in other._labels], dtype=np.intp)
-        if other._matrix.dtype.kind == "f":
-            out._matrix = out._matrix.astype(np.float64)
-        out._matrix[np.ix_(where, where)] += other._matrix
+        out._matrix = _add_at(out._matrix, where, other._matrix)
         if out._rankings is not None:
             if other.binned and not out.binned:
                 out._binned_at = out._n_samples
@@ -537,6 +535,19 @@ def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
         np.add.at(out, pos_a[above[same]], np.asarray(xb[same], dtype=dtype))
         counts.append(out)
     return BinaryRanking(scores, counts[0], counts[1])
+
+
+def _add_at(matrix: np.ndarray, where: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """``matrix`` with ``counts`` added at rows and columns ``where``, exactly: integer counts
+    whose sums leave int64 become Python ints (never wrapped); weights make it float64."""
+    cells = np.ix_(where, where)
+    added = add_counts(matrix[cells], counts)
+    kinds = {added.dtype.kind, matrix.dtype.kind}
+    target = np.dtype(np.float64) if "f" in kinds else np.dtype(object) if "O" in kinds else matrix.dtype
+    if matrix.dtype != target:
+        matrix = matrix.astype(target)
+    matrix[cells] = added
+    return matrix
 
 
 def _all_zero(sample_weight: Any) -> bool:

@@ -295,7 +295,10 @@ class PredictionBatches:
         numeric = self._numeric_columns()
         # scores and weights are numbers in every block (a streamed CSV's types come from its first
         # block: a column of whole numbers there would refuse a later 0.5)
-        convert = pcsv.ConvertOptions(include_columns=self._wanted, column_types={c: pa.float64() for c in numeric})
+        types = {c: pa.float64() for c in numeric}
+        if self._layout.sample_weight is not None:  # text, so that integer weights stay exact
+            types[self._layout.sample_weight] = pa.string()
+        convert = pcsv.ConvertOptions(include_columns=self._wanted, column_types=types)
         read = pcsv.ReadOptions(block_size=_csv_block_size(file, self.batch_rows))
         size, done, schema = file.stat().st_size, 0, None
         with open(file, "rb") as raw:
@@ -931,6 +934,35 @@ def _labels(table: Any, name: str, rows: _Rows) -> np.ndarray:
     return values
 
 
+def weight_column(col: Any, rows: _Rows, name: str) -> tuple[Any, np.ndarray | None]:
+    """A weight column: integers (or text holding only integers) come back exact as int64 (uint64
+    beyond it), with the column; anything else comes back as the column, to be read as float64.
+    An empty text value is a missing weight."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        text = pc.utf8_trim_whitespace(col)
+        empty = np.flatnonzero(pc.fill_null(pc.equal(text, ""), True).to_numpy(zero_copy_only=False))
+        if empty.size:
+            raise InputFileError(f"{rows.path}: column {name!r} has a NaN or missing weight at {rows.where(empty)}")
+        for target in (pa.int64(), pa.uint64()):
+            try:
+                col = pc.cast(text, target)
+                break
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                continue
+        else:
+            try:
+                return pc.cast(text, pa.float64()), None
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                return col, None  # not numbers: the caller names the row
+    if (pa.types.is_integer(col.type) or pa.types.is_boolean(col.type)) and not col.null_count:
+        values = col.to_numpy() if pa.types.is_boolean(col.type) else _to_numpy(col)
+        return col, values.astype(np.int64) if values.dtype.kind == "b" else values
+    return col, None
+
+
 def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
     """A numeric column as float64; unparseable and missing values are errors that name the row."""
     import pyarrow as pa
@@ -938,6 +970,10 @@ def _numbers(table: Any, name: str, rows: _Rows, what: str) -> np.ndarray:
 
     path = rows.path
     col = table.column(name)
+    if what == "weight":
+        col, exact = weight_column(col, rows, name)
+        if exact is not None:
+            return exact
     if not (pa.types.is_integer(col.type) or pa.types.is_floating(col.type) or pa.types.is_boolean(col.type)
             or pa.types.is_null(col.type)):
         values = col.to_pylist()

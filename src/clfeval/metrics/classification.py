@@ -3,6 +3,13 @@
 Each function validates its input, builds the confusion counts once and reads every number off
 them with the formulas of :mod:`clfeval.measures`.
 
+Deliberate differences from scikit-learn at the ends of the number range (see
+:mod:`clfeval.exact_sums`): integer weights are summed exactly, and sums past int64 come back as
+Python ints in an object array (scikit-learn wraps them to negative counts); float weights whose
+sums overflow are still read exactly by the formulas, so ``f1_score(y, p, sample_weight=[1e308]
+* 5)`` is 0.8 where scikit-learn's float64 sums reach inf and it returns NaN (the confusion
+matrix itself still shows the float64 sums, inf included).
+
 >>> precision_recall_fscore_support([0, 0, 1, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2, 1], average="macro")[0]
 0.7222222222222222
 """
@@ -18,6 +25,7 @@ import numpy as np
 
 from .. import measures
 from ..counts import ConfusionCounts, MultilabelCounts, build_counts
+from ..exact_sums import UNIT_EXPONENT, exact_div, exact_ratio, is_big, scaled_floats, to_float
 from ..exceptions import UndefinedMetricWarning
 
 __all__ = [
@@ -93,15 +101,37 @@ class _SetwiseCounts:
     tn: np.ndarray
     sample_weight: np.ndarray | None
     average: str | None
+    #: counts are in units of 2**unit_exponent (exact sums of extreme float weights)
+    unit_exponent: int = 0
 
     @property
     def support(self) -> np.ndarray:
-        return self.tp + self.fn
+        s = self.tp + self.fn
+        return to_float(s, self.unit_exponent) if self.unit_exponent else s
+
+    def support_weights(self) -> np.ndarray:
+        """The supports as averaging weights (only their proportions count): float64."""
+        s = self.tp + self.fn
+        return scaled_floats(s) if s.dtype.kind == "O" else s
 
     def summed(self) -> "_SetwiseCounts":
         """Counts pooled over labels (the micro average)."""
         pooled = [np.asarray([x.sum()]) for x in (self.tp, self.fp, self.fn, self.tn)]
-        return _SetwiseCounts(self.kind, *pooled, self.sample_weight, self.average)
+        return _SetwiseCounts(self.kind, *pooled, self.sample_weight, self.average, self.unit_exponent)
+
+    def with_average(self, average: Any) -> "_SetwiseCounts":
+        return _SetwiseCounts(self.kind, self.tp, self.fp, self.fn, self.tn, None, average, self.unit_exponent)
+
+
+def _unit(counts: ConfusionCounts) -> int:
+    return UNIT_EXPONENT if counts.exact is not None else 0
+
+
+def _div(a: Any, b: Any) -> float:
+    """a / b as a float: correctly rounded for exact counts (Python ints, or 2**53 and beyond)."""
+    if isinstance(a, int) or isinstance(b, int) or is_big(np.asarray(a), np.asarray(b)):
+        return exact_div(a, b)
+    return float(a / b)
 
 
 def _check_average(average: Any) -> None:
@@ -151,14 +181,18 @@ def _multilabel_columns(n_labels: int, labels: Any) -> np.ndarray:
     return cols
 
 
-def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool) -> np.ndarray:
+def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool, exact: bool = True) -> np.ndarray:
     """Per-label [[tn, fp], [fn, tp]] tables, in the dtype scikit-learn returns them.
 
     scikit-learn returns float tables when sample weights are given, and also (a quirk kept for
-    identical output) when no sample at all is predicted correctly.
+    identical output) when no sample at all is predicted correctly. Counts that float64 would
+    round (2**53 and beyond, Python ints) stay exact integers. ``exact``: the formulas' table
+    (exact sums of extreme float weights), else the user-facing one.
     """
-    tables = counts.one_vs_rest(labels)
-    if weighted or np.trace(counts.matrix) == 0:
+    tables = counts.one_vs_rest(labels, exact=exact)
+    # float64 holds the formulas' sums of counts (2 tp + fp + fn at most) exactly while the
+    # total stays below 2**52
+    if (weighted or np.trace(counts.matrix) == 0) and not is_big(counts.table.sum(), limit=1 << 52):
         tables = tables.astype(np.float64)
     return tables
 
@@ -180,7 +214,7 @@ def _setwise_counts(
         raise ValueError("Samplewise metrics are not available outside of multilabel classification.")
     tables = _ovr_tables(counts, labels, sample_weight is not None)
     tn, fp, fn, tp = (tables[:, 0, 0], tables[:, 0, 1], tables[:, 1, 0], tables[:, 1, 1])
-    return _SetwiseCounts(kind, tp, fp, fn, tn, None, average)
+    return _SetwiseCounts(kind, tp, fp, fn, tn, None, average, _unit(counts))
 
 
 def _multilabel_setwise(y_true, y_pred, counts: MultilabelCounts, labels, average, sample_weight):
@@ -240,7 +274,7 @@ def _reduce(values: np.ndarray, c: _SetwiseCounts) -> float | np.ndarray:
     if c.average is None:
         return values
     if c.average == "weighted":
-        return measures.average(values, c.support)
+        return measures.average(values, c.support_weights())
     if c.average == "samples":
         return measures.average(values, c.sample_weight)
     return measures.average(values)
@@ -296,7 +330,12 @@ def confusion_matrix(
         raise ValueError(f"normalize must be one of {{'true', 'pred', 'all', None}}, got {normalize!r}.")
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     cm = _labelled_matrix(_binary_1d(kind, counts), true_labels, labels)
-    if normalize is not None:
+    if normalize is not None and (counts.exact is not None or is_big(cm)):
+        # exact counts: each share correctly rounded (0 where the row/column/total is 0)
+        t = _labelled_matrix(counts, true_labels, labels, exact=True)
+        den = {"true": t.sum(axis=1, keepdims=True), "pred": t.sum(axis=0, keepdims=True), "all": t.sum()}[normalize]
+        cm = np.nan_to_num(exact_ratio(t, den))
+    elif normalize is not None:
         with np.errstate(all="ignore"):
             if normalize == "true":
                 cm = cm / cm.sum(axis=1, keepdims=True)
@@ -310,11 +349,22 @@ def confusion_matrix(
     return cm
 
 
-def _labelled_matrix(counts: ConfusionCounts, true_labels: np.ndarray, labels: Any) -> np.ndarray:
+def _formula_matrix(y_true: Any, y_pred: Any, *, labels: Any, sample_weight: Any) -> np.ndarray:
+    """confusion_matrix's table as the formulas read it (exact sums of extreme float weights)."""
+    kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
+    cm = _labelled_matrix(_binary_1d(kind, counts), true_labels, labels, exact=True)
+    if cm.shape == (1, 1):
+        _warn_single_label(stacklevel=4)
+    return cm
+
+
+def _labelled_matrix(
+    counts: ConfusionCounts, true_labels: np.ndarray, labels: Any, exact: bool = False
+) -> np.ndarray:
     """A writable copy of the table over ``labels`` (all present labels when None), with
-    scikit-learn's checks on ``labels``."""
+    scikit-learn's checks on ``labels``. ``exact``: of the formulas' table (``counts.table``)."""
     if labels is None:
-        return counts.matrix.copy()
+        return (counts.table if exact else counts.matrix).copy()
     lab = np.asarray(labels)
     if lab.size == 0:
         raise ValueError("'labels' should contain at least one label.")
@@ -325,10 +375,10 @@ def _labelled_matrix(counts: ConfusionCounts, true_labels: np.ndarray, labels: A
             f"At least one label specified must be in y_true: labels={_preview(lab)}, "
             f"y_true has {_preview(true_labels)}."
         )
-    return _table_at(counts, lab)
+    return _table_at(counts, lab, exact)
 
 
-def _table_at(counts: ConfusionCounts, labels: np.ndarray) -> np.ndarray:
+def _table_at(counts: ConfusionCounts, labels: np.ndarray, exact: bool = False) -> np.ndarray:
     """The table over ``labels`` (unseen labels give zero rows/columns). A label given more than
     once is counted in its last row/column only, as scikit-learn does."""
     idx = np.array(counts.positions(labels), dtype=np.intp, copy=True)  # may alias ``labels``
@@ -338,8 +388,9 @@ def _table_at(counts: ConfusionCounts, labels: np.ndarray) -> np.ndarray:
             idx[i] = -1
         seen.add(int(idx[i]))
     k = counts.labels.shape[0]
-    padded = np.zeros((k + 1, k + 1), dtype=counts.matrix.dtype)
-    padded[:-1, :-1] = counts.matrix
+    source = counts.table if exact else counts.matrix
+    padded = np.zeros((k + 1, k + 1), dtype=source.dtype)
+    padded[:-1, :-1] = source
     return padded[np.ix_(idx, idx)]  # index -1 is the zero padding row/column
 
 
@@ -387,7 +438,7 @@ def multilabel_confusion_matrix(
                 "Samplewise metrics are not available outside of multilabel classification."
             )
         lab = counts.labels if labels is None else np.asarray(labels)
-        return _ovr_tables(counts, lab, sample_weight is not None)
+        return _ovr_tables(counts, lab, sample_weight is not None, exact=False)
     average = "samples" if samplewise else None
     c = _multilabel_setwise(y_true, y_pred, counts, labels, average, sample_weight)
     return np.stack([c.tn, c.fp, c.fn, c.tp], axis=-1).reshape(-1, 2, 2)
@@ -396,19 +447,22 @@ def multilabel_confusion_matrix(
 # --------------------------------------------------------------------------------------------
 # accuracy family
 # --------------------------------------------------------------------------------------------
-def _weighted_total(counts: Any) -> Any:
+def _weighted_total(counts: Any, exact: bool = True) -> Any:
+    """Total weight: of the formulas' table (``exact``), else as the user sees it."""
     if isinstance(counts, MultilabelCounts):
         w = counts.sample_weight
         return counts.per_sample.shape[0] if w is None else w.sum()
-    return counts.total
+    return (counts.table if exact else counts.matrix).sum()
 
 
-def _correct(counts: Any) -> Any:
+def _correct(counts: Any, exact: bool = True) -> Any:
     if isinstance(counts, MultilabelCounts):
-        exact = (counts.per_sample[:, 1] + counts.per_sample[:, 2]) == 0
+        hit = (counts.per_sample[:, 1] + counts.per_sample[:, 2]) == 0
         w = counts.sample_weight
-        return exact.sum() if w is None else np.dot(exact, w)
-    return np.trace(counts.matrix)
+        if w is not None and w.dtype.kind in "iu" and is_big(w):
+            return sum(w[hit].tolist())  # exact Python int
+        return hit.sum() if w is None else np.dot(hit, w)
+    return np.trace(counts.table if exact else counts.matrix)
 
 
 def accuracy_score(
@@ -421,13 +475,13 @@ def accuracy_score(
     """
     _check_bool(normalize, "normalize")
     _, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
-    correct = _correct(counts)
     if not normalize:
-        return float(correct)
+        return float(_correct(counts, exact=False))
+    correct = _correct(counts)
     total = _weighted_total(counts)
     if total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return float(correct / total)
+    return _div(correct, total)
 
 
 def zero_one_loss(
@@ -440,13 +494,15 @@ def zero_one_loss(
     """
     _check_bool(normalize, "normalize")
     _, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
+    if not normalize:
+        return float(_weighted_total(counts, exact=False) - _correct(counts, exact=False))
     total = _weighted_total(counts)
     correct = _correct(counts)
-    if normalize:
-        if total == 0:
-            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-        return float(1 - correct / total)
-    return float(total - correct)
+    if total == 0:
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    if isinstance(total, int) or is_big(np.asarray(total), np.asarray(correct)):
+        return exact_div(total - correct, total)
+    return float(1 - correct / total)
 
 
 def error_rate(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> float:
@@ -468,10 +524,10 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     if isinstance(counts, MultilabelCounts):
         wrong = counts.tables[:, 0, 1].sum() + counts.tables[:, 1, 0].sum()
         return float(wrong / (counts.n_labels * _weighted_total(counts)))
-    total = counts.total
+    total = counts.table.sum()
     if total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return float((total - np.trace(counts.matrix)) / total)
+    return _div(total - np.trace(counts.table), total)
 
 
 def balanced_accuracy_score(
@@ -487,14 +543,14 @@ def balanced_accuracy_score(
     counts = _binary_1d(kind, counts)
     if counts.matrix.shape == (1, 1):
         _warn_single_label(stacklevel=3)
-    rows = counts.matrix.sum(axis=1)
+    rows = counts.table.sum(axis=1)
     if (rows == 0).any():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
-    score = float(measures.balanced_accuracy(counts.matrix, adjusted=adjusted))
+    score = float(measures.balanced_accuracy(counts.table, adjusted=adjusted))
     if np.isnan(score):
         # One class in y_true: chance is 1 and the rescaling divides by zero. scikit-learn lets
         # IEEE arithmetic decide: -inf below a perfect score, nan at it.
-        raw = float(measures.balanced_accuracy(counts.matrix))
+        raw = float(measures.balanced_accuracy(counts.table))
         score = float("nan") if raw >= 1.0 else float("-inf")
         warnings.warn(
             "Adjusted balanced accuracy is undefined with a single class in y_true (chance "
@@ -515,7 +571,7 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     counts = _binary_1d(kind, counts)
     if counts.matrix.shape == (1, 1):
         _warn_single_label(stacklevel=3)
-    return float(measures.matthews_corrcoef(counts.matrix))
+    return float(measures.matthews_corrcoef(counts.table))
 
 
 def cohen_kappa_score(
@@ -542,7 +598,7 @@ def cohen_kappa_score(
             f"replace_undefined_by must be in [-1, 1] or np.nan, got {replace_undefined_by!r}."
         )
     try:
-        cm = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+        cm = _formula_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
     except ValueError as exc:
         if "At least one label specified must be in y_true" in str(exc):
             raise ValueError(
@@ -740,7 +796,7 @@ def jaccard_score(
     if average is None:
         return values
     if average == "weighted" and not np.any(c.support):
-        return float(measures.average(_rate("jaccard", _SetwiseCounts(c.kind, c.tp, c.fp, c.fn, c.tn, None, None), zero_division, warn=False)))
+        return float(measures.average(_rate("jaccard", c.with_average(None), zero_division, warn=False)))
     return float(values)
 
 
@@ -764,11 +820,17 @@ def class_likelihood_ratios(
             f"of type: {kind}"
         )
     lr_pos_fill, lr_neg_fill = _check_lr_replacement(replace_undefined_by)
-    cm = _labelled_matrix(counts, true_labels, labels)
+    cm = _labelled_matrix(counts, true_labels, labels, exact=True)
     if cm.shape != (2, 2):
         raise ValueError(f"class_likelihood_ratios needs exactly 2 labels, got {cm.shape[0]}.")
-    tn, fp, fn, tp = (float(x) for x in cm.ravel())
-    lr_pos, lr_neg = (float(x) for x in measures.likelihood_ratios(tp, fp, fn, tn))
+    if is_big(cm):  # exact counts: each ratio correctly rounded
+        tn, fp, fn, tp = (int(x) for x in cm.ravel().tolist())
+        pos_, neg_ = tp + fn, tn + fp
+        lr_pos = exact_div(tp * neg_, fp * pos_) if pos_ else float("nan")
+        lr_neg = exact_div(fn * neg_, tn * pos_) if pos_ else float("nan")
+    else:
+        tn, fp, fn, tp = (float(x) for x in cm.ravel())
+        lr_pos, lr_neg = (float(x) for x in measures.likelihood_ratios(tp, fp, fn, tn))
     if tp + fn == 0:
         warnings.warn(
             "No samples of the positive class are present in `y_true`. "
@@ -876,7 +938,8 @@ def classification_report(
         averages = ("micro", "macro", "weighted", "samples")
     else:
         tables = _ovr_tables(counts, labels, sample_weight is not None)
-        base = _SetwiseCounts(kind, tables[:, 1, 1], tables[:, 0, 1], tables[:, 1, 0], tables[:, 0, 0], None, None)
+        base = _SetwiseCounts(kind, tables[:, 1, 1], tables[:, 0, 1], tables[:, 1, 0], tables[:, 0, 0], None, None,
+                              _unit(counts))
         averages = ("micro", "macro", "weighted")
     warn_for = ("precision", "recall", "f-score")
     p, r, f1, support = _prf_from_counts(base, 1.0, warn_for, zero_division)
@@ -887,7 +950,7 @@ def classification_report(
         if average == "samples":
             c = _multilabel_setwise(y_true, y_pred, counts, labels, "samples", sample_weight)
         else:
-            c = _SetwiseCounts(base.kind, base.tp, base.fp, base.fn, base.tn, None, average)
+            c = base.with_average(average)
         ap, ar, af, _ = _prf_from_counts(c, 1.0, warn_for, zero_division)
         heading = "accuracy" if (average == "micro" and micro_is_accuracy) else f"{average} avg"
         summary.append((heading, [ap, ar, af, total_support]))

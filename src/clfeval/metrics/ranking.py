@@ -28,6 +28,7 @@ from ..curves import (
     roc_points,
     trapezoid,
 )
+from ..exact_sums import class_total_overflows, exact_average_precision, ranking_weight_scale
 from ..exceptions import UndefinedMetricWarning
 from ..labels import (
     as_1d,
@@ -161,7 +162,11 @@ def _binary_table(
         )
         raise _kind_error(kind, func, y, hint)
     pos_label = _resolve_pos_label(pos_label, classes, func)
-    return ScoreTable._build(_is_label(y, pos_label), s, _BINARY, w), classes
+    is_pos = _is_label(y, pos_label)
+    # extreme float weights: scaled by powers of two (per class for the ROC and DET rates,
+    # which read each class on its own; one scale for precision, which mixes them)
+    w = ranking_weight_scale(w, None if func == "precision_recall_curve" else is_pos)
+    return ScoreTable._build(is_pos, s, _BINARY, w), classes
 
 
 def _score_dtype(y_score: Any) -> np.dtype:
@@ -336,6 +341,7 @@ def _binary_auc(
     if n_pos == 0 or n_pos == is_pos.size:
         warn(_ONE_CLASS)
         return float("nan")
+    w = ranking_weight_scale(w, is_pos)  # extreme weights: each class scaled on its own (exact)
     neg, pos = ScoreTable._build(is_pos, s, _BINARY, w, owned).binary_counts(compact=True)
     return _auc_of_counts(neg, pos, max_fpr, warn)
 
@@ -343,6 +349,10 @@ def _binary_auc(
 def _binary_ap(
     is_pos: np.ndarray, s: np.ndarray, w: np.ndarray | None, warn: _WarnOnce
 ) -> float:
+    if class_total_overflows(w, is_pos):  # no one float scale holds these sums: exact ones
+        if not (is_pos & (w > 0)).any():
+            warn(_NO_POSITIVE_PR, UserWarning)
+        return exact_average_precision(is_pos, s, w)
     neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts(compact=True)
     return _ap_of_counts(neg, pos, warn)
 
@@ -366,7 +376,7 @@ def _read_scored_targets(
     s = as_score_array(y_score, "y_score")
     n = check_consistent_length(y_true=y, y_score=s)
     _check_nonempty(n, func)
-    w = check_sample_weight(sample_weight, n)
+    w = check_sample_weight(sample_weight, n, allow_all_zero=False)  # as scikit-learn
     kind, classes = target_kind(y, "y_true")
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
@@ -476,10 +486,10 @@ def _average_labels(
             return _binary_auc(y.ravel(), s.ravel(), flat_w, max_fpr, warn)
         return _binary_ap(y.ravel(), s.ravel(), flat_w, warn)
     if average == "samples":
-        return _average(_row_scores(y, s, metric, max_fpr, warn), w)
+        return _average(_row_scores(y, s, metric, max_fpr, warn), ranking_weight_scale(w))
     weights = None
     if average == "weighted":
-        weights = y.sum(axis=0, dtype=np.float64) if w is None else w @ y
+        weights = y.sum(axis=0, dtype=np.float64) if w is None else ranking_weight_scale(w) @ y
         if np.isclose(weights.sum(), 0.0):
             return 0.0
     if metric == "roc":
@@ -662,7 +672,7 @@ def _ovr(
         return _binary_auc(indicator.ravel(), s.ravel(), flat_w, None, warn)
     weights = None
     if average == "weighted":
-        weights = np.bincount(codes, w, minlength=k).astype(np.float64)
+        weights = np.bincount(codes, ranking_weight_scale(w), minlength=k).astype(np.float64)
         if np.isclose(weights.sum(), 0.0):
             return 0.0
     # One binary table per class column (class vs rest): with one class code bit, the packed

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import measures as m
 from ..confusion import ConfusionMatrix
+from ..exact_sums import normalized_float_table
 
 __all__ = ["Report", "build_report", "COLUMN_TITLES"]
 
@@ -172,10 +173,14 @@ def build_report(
     ``headline`` holds the overall ROC AUC / AP.
     """
     pc = confusion.per_class()
-    tp, fp, fn, tn = (pc[k].astype(np.float64) for k in ("tp", "fp", "fn", "tn"))
+    rates_pc = confusion.formula_per_class()  # proportional, in range where weight sums overflow
+    tp, fp, fn, tn = (rates_pc[k].astype(np.float64) for k in ("tp", "fp", "fn", "tn"))
     support = tp + fn
     per_class: dict[str, Any] = _rates(tp, fp, fn, tn, beta)
     per_class["support"] = pc["tp"] + pc["fn"]
+    if confusion.counts is not None and confusion.formula_counts() is not confusion.counts:
+        with np.errstate(over="ignore"):  # weight sums past the float range: the row sums (inf)
+            per_class["support"] = confusion.counts.sum(axis=1)
     if roc_auc is not None:
         per_class["roc_auc"] = roc_auc
         per_class["average_precision"] = average_precision
@@ -212,7 +217,8 @@ def build_report(
 
     overall: dict[str, Any] = {}
     if confusion.counts is not None:
-        cm = np.asarray(confusion.counts, dtype=np.float64)
+        # extreme weights: scaled by a power of two so that the formulas' products stay in range
+        cm = normalized_float_table(np.asarray(confusion.formula_counts(), dtype=np.float64))
         overall["accuracy"] = float(m.accuracy(cm))
         overall["error_rate"] = float(m.error_rate(cm))
         overall["balanced_accuracy"] = float(m.balanced_accuracy(cm))
