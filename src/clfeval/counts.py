@@ -27,6 +27,7 @@ from .labels import (
     encode,
     union_labels,
 )
+from .sparse_counts import PairCounts, use_pairs
 
 __all__ = ["ConfusionCounts", "MultilabelCounts", "build_counts"]
 
@@ -106,11 +107,13 @@ class ConfusionCounts:
         [[1, 0], [1, 0]]
         """
         counts = build_counts(y_true, y_pred, sample_weight, allow_all_zero_weights=True)[1]
-        if not isinstance(counts, ConfusionCounts):
+        if isinstance(counts, MultilabelCounts):
             raise ValueError("from_labels needs 1-D labels; use MultilabelCounts for indicator matrices.")
         if labels is None:
             return counts
         lab = np.asarray(labels)
+        if isinstance(counts, PairCounts):  # large k: pair-coded (clfeval.sparse_counts)
+            return counts.reindex(lab)
         return cls(lab, counts.submatrix(lab))
 
     @classmethod
@@ -127,6 +130,8 @@ class ConfusionCounts:
         [[0, 1], [0, 1]]
         """
         k = labels.shape[0]
+        if use_pairs(k):  # large k: pair-coded counts (clfeval.sparse_counts), not a k x k table
+            return PairCounts.from_codes(true_codes, pred_codes, labels, sample_weight)
         table = _joint_bincount(true_codes, pred_codes, k, k * k, sample_weight)
         return cls(labels, _as_count_dtype(table, sample_weight).reshape(k, k))
 
@@ -144,6 +149,8 @@ class ConfusionCounts:
         >>> a.merge(b).matrix.tolist()
         [[1, 0, 0], [0, 1, 0], [0, 1, 0]]
         """
+        if isinstance(other, PairCounts):  # pair-coded stays pair-coded
+            return PairCounts.from_dense(self.labels, self.matrix).merge(other)
         if self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels):
             return ConfusionCounts(self.labels, self.matrix + other.matrix)
         labels = union_labels(self.labels, other.labels)
@@ -347,10 +354,13 @@ def build_counts(
             pred_codes = encode(targets.y_pred, labels)
             counts = ConfusionCounts.from_codes(true_codes, pred_codes, labels, w)
         result = (targets.kind, counts, targets.true_labels, targets.pred_labels)
+    if isinstance(result[1], ConfusionCounts) and use_pairs(result[1].labels.shape[0]):
+        result = (result[0], PairCounts.from_dense(result[1].labels, result[1].matrix), *result[2:])
     if w is not None and not allow_all_zero_weights:
         # Weights are non-negative, so they are all zero exactly when the counted total is:
         # read off the small table instead of another pass over the weights.
-        table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else result[1].matrix
+        table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else (
+            result[1].values if isinstance(result[1], PairCounts) else result[1].matrix)
         if not table.any():
             raise ValueError(
                 f"sample_weight is zero for all {w.shape[0]} samples; at least one weight must be "

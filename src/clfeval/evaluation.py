@@ -1305,9 +1305,10 @@ def evaluate(
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise _first_outside(yp, yp_codes, classes, "y_pred")
-    if yp is not None or not binary:
-        matrix = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w).matrix
-    confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
+    if yp is not None or not binary:  # dense, or pair-coded for many classes (clfeval.sparse_counts)
+        confusion = ConfusionMatrix.from_counts(ConfusionCounts.from_codes(t_codes, yp_codes, classes, w), names)
+    else:
+        confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
     return Evaluation(
         task="binary" if binary else "multiclass",
         labels=classes,

@@ -16,9 +16,10 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from .. import measures
+from .. import margins, measures
 from ..counts import ConfusionCounts, MultilabelCounts, build_counts
 from ..exceptions import UndefinedMetricWarning
+from ..sparse_counts import PairCounts, dense_limit_bytes, dense_refusal
 
 __all__ = [
     "confusion_matrix",
@@ -158,7 +159,7 @@ def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool) -> np.ndar
     identical output) when no sample at all is predicted correctly.
     """
     tables = counts.one_vs_rest(labels)
-    if weighted or np.trace(counts.matrix) == 0:
+    if weighted or _trace(counts) == 0:
         tables = tables.astype(np.float64)
     return tables
 
@@ -310,11 +311,24 @@ def confusion_matrix(
     return cm
 
 
+def _trace(counts: Any) -> Any:
+    """Sum of the diagonal of dense or pair-coded counts."""
+    return counts.trace if isinstance(counts, PairCounts) else np.trace(counts.matrix)
+
+
+def _dense_of_pairs(counts: PairCounts) -> np.ndarray:
+    """The dense table scikit-learn returns, refused with its size when the machine cannot hold it."""
+    limit = dense_limit_bytes()
+    if counts.k * counts.k * counts.values.dtype.itemsize > limit:
+        raise dense_refusal(counts.k, counts.values.dtype.itemsize, limit)
+    return counts.dense_matrix(limit)
+
+
 def _labelled_matrix(counts: ConfusionCounts, true_labels: np.ndarray, labels: Any) -> np.ndarray:
     """A writable copy of the table over ``labels`` (all present labels when None), with
     scikit-learn's checks on ``labels``."""
     if labels is None:
-        return counts.matrix.copy()
+        return _dense_of_pairs(counts) if isinstance(counts, PairCounts) else counts.matrix.copy()
     lab = np.asarray(labels)
     if lab.size == 0:
         raise ValueError("'labels' should contain at least one label.")
@@ -331,6 +345,8 @@ def _labelled_matrix(counts: ConfusionCounts, true_labels: np.ndarray, labels: A
 def _table_at(counts: ConfusionCounts, labels: np.ndarray) -> np.ndarray:
     """The table over ``labels`` (unseen labels give zero rows/columns). A label given more than
     once is counted in its last row/column only, as scikit-learn does."""
+    if isinstance(counts, PairCounts):
+        return _dense_of_pairs(counts.reindex(labels))
     idx = np.array(counts.positions(labels), dtype=np.intp, copy=True)  # may alias ``labels``
     seen: set[int] = set()
     for i in range(idx.shape[0] - 1, -1, -1):
@@ -408,7 +424,7 @@ def _correct(counts: Any) -> Any:
         exact = (counts.per_sample[:, 1] + counts.per_sample[:, 2]) == 0
         w = counts.sample_weight
         return exact.sum() if w is None else np.dot(exact, w)
-    return np.trace(counts.matrix)
+    return _trace(counts)
 
 
 def accuracy_score(
@@ -471,7 +487,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     total = counts.total
     if total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return float((total - np.trace(counts.matrix)) / total)
+    return float((total - _trace(counts)) / total)
 
 
 def balanced_accuracy_score(
@@ -485,16 +501,17 @@ def balanced_accuracy_score(
     _check_bool(adjusted, "adjusted")
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
-    if counts.matrix.shape == (1, 1):
+    if counts.labels.shape[0] == 1:
         _warn_single_label(stacklevel=3)
-    rows = counts.matrix.sum(axis=1)
+    table = counts if isinstance(counts, PairCounts) else counts.matrix
+    rows = margins.margins(table).rows
     if (rows == 0).any():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
-    score = float(measures.balanced_accuracy(counts.matrix, adjusted=adjusted))
+    score = margins.balanced_accuracy(table, adjusted=adjusted)
     if np.isnan(score):
         # One class in y_true: chance is 1 and the rescaling divides by zero. scikit-learn lets
         # IEEE arithmetic decide: -inf below a perfect score, nan at it.
-        raw = float(measures.balanced_accuracy(counts.matrix))
+        raw = margins.balanced_accuracy(table)
         score = float("nan") if raw >= 1.0 else float("-inf")
         warnings.warn(
             "Adjusted balanced accuracy is undefined with a single class in y_true (chance "
@@ -513,8 +530,10 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     """
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
-    if counts.matrix.shape == (1, 1):
+    if counts.labels.shape[0] == 1:
         _warn_single_label(stacklevel=3)
+    if isinstance(counts, PairCounts):
+        return margins.matthews_corrcoef(counts)
     return float(measures.matthews_corrcoef(counts.matrix))
 
 
@@ -542,7 +561,7 @@ def cohen_kappa_score(
             f"replace_undefined_by must be in [-1, 1] or np.nan, got {replace_undefined_by!r}."
         )
     try:
-        cm = confusion_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+        cm = _kappa_table(y1, y2, labels, sample_weight)
     except ValueError as exc:
         if "At least one label specified must be in y_true" in str(exc):
             raise ValueError(
@@ -550,7 +569,10 @@ def cohen_kappa_score(
                 "`cohen_kappa_score` is otherwise agnostic to the order of `y1` and `y2`)."
             ) from None
         raise
-    kappa = float(measures.cohen_kappa(cm, weights))
+    if isinstance(cm, PairCounts):
+        kappa = margins.cohen_kappa(cm, weights)
+    else:
+        kappa = float(measures.cohen_kappa(cm, weights))
     if np.isnan(kappa):
         warnings.warn(
             "`cohen_kappa_score` is undefined for these labels (no agreement expected by chance "
@@ -561,6 +583,27 @@ def cohen_kappa_score(
         )
         return replace_undefined_by
     return kappa
+
+
+def _kappa_table(y1: Any, y2: Any, labels: Any, sample_weight: Any) -> Any:
+    """confusion_matrix(y1, y2, labels=...), kept pair-coded for many classes."""
+    kind, counts, true_labels, _ = build_counts(y1, y2, sample_weight)
+    counts = _binary_1d(kind, counts)
+    if not isinstance(counts, PairCounts):
+        cm = _labelled_matrix(counts, true_labels, labels)
+        if cm.shape == (1, 1):
+            _warn_single_label(stacklevel=3)
+        return cm
+    if labels is not None:
+        lab = np.asarray(labels)
+        if lab.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        if not encode_hits(lab, true_labels):
+            raise ValueError("At least one label specified must be in y_true.")
+        counts = counts.reindex(lab)
+    if counts.k == 1:
+        _warn_single_label(stacklevel=3)
+    return counts
 
 
 # --------------------------------------------------------------------------------------------

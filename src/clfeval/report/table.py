@@ -21,8 +21,13 @@ import numpy as np
 
 from .. import measures as m
 from ..confusion import ConfusionMatrix
+from ..margins import pair_overall
 
-__all__ = ["Report", "build_report", "COLUMN_TITLES"]
+__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes"]
+
+#: Per-class tables of the terminal and HTML reports list at most this many classes (those with
+#: the most support); the JSON keeps every class.
+MAX_CLASS_ROWS = 50
 
 COLUMN_TITLES = {
     "precision": "precision",
@@ -124,6 +129,31 @@ class Report:
         return frame.set_index("label")
 
 
+def shown_classes(rows: list[dict[str, Any]], limit: int | None = None) -> tuple[list[int], str | None]:
+    """Indices of the class rows a per-class table shows, and the notice of what it leaves out.
+
+    Up to ``limit`` (default :data:`MAX_CLASS_ROWS`) classes: all of them, in label order, or
+    else the ``limit`` with the most support (ties in label order), and a notice (None when all fit).
+
+    >>> shown_classes([{"support": 1}, {"support": 5}, {"support": 3}], limit=2)
+    ([1, 2], '1 more class not shown: the table lists the 2 of 3 classes with the most support; every class is in the JSON output (--json).')
+    """
+    limit = MAX_CLASS_ROWS if limit is None else limit
+    k = len(rows)
+    if k <= limit:
+        return list(range(k)), None
+    support = np.array([_support_key(r.get("support")) for r in rows], dtype=np.float64)
+    top = np.argsort(-support, kind="stable")[:limit]
+    hidden = k - limit
+    notice = (f"{hidden:,} more {'class' if hidden == 1 else 'classes'} not shown: the table lists the "
+              f"{limit} of {k:,} classes with the most support; every class is in the JSON output (--json).")
+    return top.tolist(), notice
+
+
+def _support_key(v: Any) -> float:
+    return float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not math.isnan(v) else -1.0
+
+
 def _row(label: str, values: dict[str, Any], i: int | None) -> dict[str, Any]:
     return {"label": label, **{k: (v if i is None else v[i]) for k, v in values.items()}}
 
@@ -211,7 +241,9 @@ def build_report(
     }
 
     overall: dict[str, Any] = {}
-    if confusion.counts is not None:
+    if confusion.pairs is not None:  # many classes: read off the margins, no k x k table
+        overall.update(pair_overall(confusion.pairs))
+    elif confusion.counts is not None:
         cm = np.asarray(confusion.counts, dtype=np.float64)
         overall["accuracy"] = float(m.accuracy(cm))
         overall["error_rate"] = float(m.error_rate(cm))

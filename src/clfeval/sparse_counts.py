@@ -1,0 +1,321 @@
+"""Pair-coded confusion counts: the sufficient statistic of a task with many classes.
+
+A dense (k, k) table costs k * k cells: 80 GB of int64 for k = 10^5 classes, almost all zero. A
+:class:`PairCounts` keeps only the (true, predicted) cells that hold a sample, as sorted codes
+``true * k + predicted`` with their counts (at most one cell per row of data), and reads off them
+the per-class diagonal, row sums (support) and column sums (predicted counts). Every label
+measure (precision, recall, F, Jaccard, accuracy, balanced accuracy, MCC, Cohen's kappa, the
+one-vs-rest tables) is a function of those, so nothing k x k is ever built.
+
+The switch: :func:`use_pairs` chooses pair coding when ``k > SPARSE_ABOVE`` (2048 classes, the
+size where an int64 table passes 32 MiB). Tests set ``SPARSE_ABOVE = 0`` to run every path on
+pair-coded counts and compare them with the dense ones.
+
+>>> pc = PairCounts.from_codes(np.array([0, 2, 2, 1]), np.array([0, 2, 0, 1]), np.array(["a", "b", "c"]))
+>>> pc.codes.tolist(), pc.values.tolist()
+([0, 4, 6, 8], [1, 1, 1, 1])
+>>> pc.diagonal.tolist(), pc.row_sums.tolist(), pc.col_sums.tolist()
+([1, 1, 1], [1, 1, 2], [2, 1, 1])
+>>> pc.dense_matrix().tolist()
+[[1, 0, 0], [0, 1, 0], [1, 0, 1]]
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .labels import encode, union_labels
+
+__all__ = [
+    "SPARSE_ABOVE",
+    "DENSE_VIEW_BYTES",
+    "PairCounts",
+    "use_pairs",
+    "dense_limit_bytes",
+    "dense_refusal",
+]
+
+#: Tables over more classes than this are pair-coded (2048**2 int64 cells = 32 MiB).
+SPARSE_ABOVE = 2048
+#: Largest dense table an Evaluation view (``ConfusionMatrix.counts``) builds on request.
+DENSE_VIEW_BYTES = 1 << 30
+
+
+def use_pairs(k: int) -> bool:
+    """Whether counts over ``k`` classes are pair-coded (read at call time, so tests can force it).
+
+    >>> use_pairs(10), use_pairs(100_000)
+    (False, True)
+    """
+    return k > SPARSE_ABOVE
+
+
+def dense_limit_bytes() -> int:
+    """Largest dense table :func:`clfeval.metrics.confusion_matrix` builds: half the machine's memory."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 8 << 30
+
+
+def _size_text(nbytes: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if nbytes < 1024 or unit == "TiB":
+            return f"{nbytes:,.0f} {unit}" if unit == "bytes" else f"{nbytes:,.1f} {unit}"
+        nbytes /= 1024
+    return ""  # pragma: no cover
+
+
+def dense_refusal(k: int, itemsize: int, limit: int, what: str = "a dense confusion matrix") -> MemoryError:
+    """The error for a k x k table too large to build, naming its size and the way around it.
+
+    >>> str(dense_refusal(100_000, 8, 1 << 30))[:80]
+    'a dense confusion matrix over 100,000 classes needs 74.5 GiB (100,000 x 100,000 '
+    """
+    return MemoryError(
+        f"{what} over {k:,} classes needs {_size_text(float(k) * k * itemsize)} ({k:,} x {k:,} cells of "
+        f"{itemsize} bytes), more than the {_size_text(limit)} allowed; use the pair-coded counts "
+        "instead (clfeval.ConfusionCounts.from_labels(...) gives a clfeval.sparse_counts.PairCounts "
+        "with .codes/.values, .diagonal, .row_sums and .col_sums), or per-class tables "
+        "(multilabel_confusion_matrix, Evaluation.confusion.per_class())."
+    )
+
+
+def _sum_by(index: np.ndarray, values: np.ndarray, size: int) -> np.ndarray:
+    """Sums of ``values`` grouped by ``index`` in [0, size), in the values' own dtype (ints stay exact)."""
+    if values.dtype.kind == "f":
+        return np.bincount(index, weights=values, minlength=size)
+    out = np.zeros(size, dtype=values.dtype)
+    np.add.at(out, index, values)
+    return out
+
+
+def _combine(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted unique codes and the summed values of equal codes, zero cells left out."""
+    uniq, inverse = np.unique(codes, return_inverse=True)
+    summed = _sum_by(inverse.reshape(-1), values, uniq.shape[0])
+    keep = summed != 0
+    if not keep.all():
+        uniq, summed = uniq[keep], summed[keep]
+    return uniq, summed
+
+
+def _value_dtype(weights: np.ndarray | None) -> Any:
+    return np.float64 if weights is not None and weights.dtype.kind not in "iub" else np.int64
+
+
+@dataclass(frozen=True, eq=False)
+class PairCounts:
+    """Confusion counts as (true, predicted) cells: ``codes = true * k + predicted``, sorted and
+    unique, with ``values`` (int64 counts / integer weights, else float64 weights); zero cells are
+    left out. Same meaning as a dense :class:`clfeval.ConfusionCounts` over ``labels``.
+
+    >>> a = PairCounts.from_codes(np.array([0, 1]), np.array([1, 1]), np.array([5, 7]))
+    >>> a.merge(a).values.tolist(), int(a.total), int(a.trace)
+    ([2, 2], 2, 1)
+    """
+
+    labels: np.ndarray
+    codes: np.ndarray
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        for a in (self.labels, self.codes, self.values):
+            a.setflags(write=False)
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def from_codes(
+        cls,
+        true_codes: np.ndarray,
+        pred_codes: np.ndarray,
+        labels: np.ndarray,
+        sample_weight: np.ndarray | None = None,
+    ) -> "PairCounts":
+        """Count already-encoded labels (integers in ``[0, k)``): one sort of the pair codes."""
+        k = labels.shape[0]
+        pair = np.multiply(true_codes, k, dtype=np.int64)
+        pair += pred_codes
+        if sample_weight is None:
+            codes, values = np.unique(pair, return_counts=True)
+            return cls(labels, codes, values.astype(np.int64, copy=False))
+        w = sample_weight
+        if w.dtype.kind in "iub":
+            w = w.astype(np.int64, copy=False)
+        else:
+            w = w.astype(np.float64, copy=False)
+        codes, values = _combine(pair, w)
+        return cls(labels, codes, values)
+
+    @classmethod
+    def from_dense(cls, labels: Any, matrix: np.ndarray) -> "PairCounts":
+        """The pair coding of a dense (k, k) table.
+
+        >>> PairCounts.from_dense([0, 1], np.array([[2, 0], [1, 0]])).codes.tolist()
+        [0, 2]
+        """
+        m = np.asarray(matrix)
+        codes = np.flatnonzero(m).astype(np.int64)
+        return cls(np.asarray(labels), codes, m.reshape(-1)[codes])
+
+    # ---- the monoid ---------------------------------------------------------------------
+    def merge(self, other: Any) -> "PairCounts":
+        """The counts of the concatenated data (``other``: pair-coded or dense counts); labels are
+        united, sorted when they differ, as ``ConfusionCounts.merge`` does.
+
+        >>> a = PairCounts.from_codes(np.array([0]), np.array([0]), np.array([1]))
+        >>> b = PairCounts.from_codes(np.array([0]), np.array([0]), np.array([3]))
+        >>> m = a.merge(b); m.labels.tolist(), m.codes.tolist(), m.values.tolist()
+        ([1, 3], [0, 3], [1, 1])
+        """
+        if not isinstance(other, PairCounts):
+            other = PairCounts.from_dense(other.labels, other.matrix)
+        if self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels):
+            labels, a, b = self.labels, self, other
+        else:
+            labels = union_labels(self.labels, other.labels)
+            a, b = self.reindex(labels), other.reindex(labels)
+        dtype = np.result_type(a.values.dtype, b.values.dtype)
+        codes, values = _combine(
+            np.concatenate([a.codes, b.codes]),
+            np.concatenate([a.values.astype(dtype, copy=False), b.values.astype(dtype, copy=False)]),
+        )
+        return PairCounts(labels, codes, values)
+
+    # ---- views ---------------------------------------------------------------------------
+    @property
+    def k(self) -> int:
+        return int(self.labels.shape[0])
+
+    @cached_property
+    def true_index(self) -> np.ndarray:
+        return self.codes // max(self.k, 1)
+
+    @cached_property
+    def pred_index(self) -> np.ndarray:
+        return self.codes % max(self.k, 1)
+
+    @cached_property
+    def diagonal(self) -> np.ndarray:
+        """Per-class correct counts (tp), in label order."""
+        on = self.true_index == self.pred_index
+        return _sum_by(self.true_index[on], self.values[on], self.k)
+
+    @cached_property
+    def row_sums(self) -> np.ndarray:
+        """Per-class true counts (support)."""
+        return _sum_by(self.true_index, self.values, self.k)
+
+    @cached_property
+    def col_sums(self) -> np.ndarray:
+        """Per-class predicted counts."""
+        return _sum_by(self.pred_index, self.values, self.k)
+
+    @property
+    def total(self) -> Any:
+        return self.values.sum() if self.values.size else self.values.dtype.type(0)
+
+    @property
+    def trace(self) -> Any:
+        return self.diagonal.sum()
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.values.dtype
+
+    def positions(self, labels: Any) -> np.ndarray:
+        """Index of each of ``labels`` in this table, -1 for a label it has not seen."""
+        return encode(np.asarray(labels), self.labels)
+
+    def reindex(self, labels: Any) -> "PairCounts":
+        """The counts over ``labels`` in that order (unseen labels have no cells; samples whose true
+        or predicted label is not among ``labels`` are left out). A label given more than once
+        keeps its cells in its last place only (scikit-learn's rule).
+
+        >>> pc = PairCounts.from_codes(np.array([0, 1, 2]), np.array([0, 2, 2]), np.array([0, 1, 2]))
+        >>> pc.reindex([2, 1, 9]).dense_matrix().tolist()
+        [[1, 0, 0], [1, 0, 0], [0, 0, 0]]
+        """
+        lab = np.asarray(labels)
+        idx = self.positions(lab)
+        m = lab.shape[0]
+        new_of_old = np.full(self.k + 1, -1, dtype=np.int64)
+        hit = np.flatnonzero(idx >= 0)
+        new_of_old[idx[hit]] = hit  # repeated labels: the last place wins
+        t, p = new_of_old[self.true_index], new_of_old[self.pred_index]
+        keep = (t >= 0) & (p >= 0)
+        codes = t[keep] * m + p[keep]
+        order = np.argsort(codes, kind="stable")
+        return PairCounts(lab, codes[order], self.values[keep][order])
+
+    def submatrix(self, labels: Any) -> np.ndarray:
+        """The dense (m, m) table over ``labels`` (guarded as :meth:`dense_matrix`)."""
+        return self.reindex(labels).dense_matrix()
+
+    def dense_matrix(self, limit: int | None = None) -> np.ndarray:
+        """The dense (k, k) table; a ``MemoryError`` naming its size when it would pass ``limit`` bytes
+        (default :data:`DENSE_VIEW_BYTES`)."""
+        limit = DENSE_VIEW_BYTES if limit is None else limit
+        itemsize = self.values.dtype.itemsize
+        if self.k * self.k * itemsize > limit:
+            raise dense_refusal(self.k, itemsize, limit)
+        out = np.zeros(self.k * self.k, dtype=self.values.dtype)
+        out[self.codes] = self.values
+        return out.reshape(self.k, self.k)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """The dense table (guarded as :meth:`dense_matrix`)."""
+        return self.dense_matrix()
+
+    def one_vs_rest(self, labels: Any = None) -> np.ndarray:
+        """Per-label (m, 2, 2) tables ``[[tn, fp], [fn, tp]]``, equal to the dense counts' ones.
+
+        >>> PairCounts.from_codes(np.array([0, 1, 1]), np.array([0, 1, 0]), np.array([0, 1])).one_vs_rest().tolist()
+        [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
+        """
+        tp, fp, fn, tn = self.per_class()
+        stacked = np.stack([tn, fp, fn, tp], axis=-1).reshape(tp.shape + (2, 2))
+        if labels is None:
+            return stacked
+        idx = self.positions(labels)
+        unseen = np.zeros((2, 2), dtype=stacked.dtype)
+        unseen[0, 0] = self.total
+        return np.where((idx < 0)[:, None, None], unseen, stacked[idx])
+
+    def per_class(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(tp, fp, fn, tn) per class, as :func:`clfeval.measures.one_vs_rest` of the dense table."""
+        tp = self.diagonal
+        fp = self.col_sums - tp
+        fn = self.row_sums - tp
+        tn = self.total - tp - fp - fn
+        if self.values.dtype.kind == "f":
+            # as measures.one_vs_rest: tn is exactly 0 where no cell outside row c and column c
+            # holds weight (the subtraction would leave rounding residue)
+            nz = self.values != 0
+            t, p = self.true_index[nz], self.pred_index[nz]
+            n_row = np.bincount(t, minlength=self.k)
+            n_col = np.bincount(p, minlength=self.k)
+            n_diag = np.bincount(t[t == p], minlength=self.k)
+            outside = int(nz.sum()) - n_row - n_col + n_diag
+            tn = np.where(outside == 0, 0.0, np.maximum(tn, 0.0))
+        return tp, fp, fn, tn
+
+    def to_dict(self) -> dict:
+        """Labels and the non-zero cells as parallel lists of row index, column index, count."""
+        return {
+            "labels": self.labels.tolist(),
+            "cells": {
+                "true": self.true_index.tolist(),
+                "pred": self.pred_index.tolist(),
+                "count": self.values.tolist(),
+            },
+        }
+
+    def __repr__(self) -> str:
+        return f"PairCounts(k={self.k}, cells={self.codes.shape[0]}, total={self.total})"
