@@ -107,29 +107,20 @@ def cohen_kappa(counts: Any, weights: Literal["linear", "quadratic"] | None = No
     if total == 0:
         return float("nan")
     values = np.asarray(pc.values, dtype=np.float64)
+    gap = (pc.true_index - pc.pred_index).astype(np.float64)
+    # Only sums of non-negative terms (no a - b of near-equal sums), so that weights spanning the
+    # float range keep their small cells: sum_ij w(i - j) col_i row_j = sum_j row_j * side_j, where
+    # side_j sums w(i - j) col_i over i below and above j by running sums.
     if weights is None:
-        observed = total - float(pc.trace)
-        chance = (total * total - float(np.dot(col, row))) / total
+        observed = float(values[gap != 0].sum())
+        side = _exclusive(col) + _exclusive(col[::-1])[::-1]
+    elif weights == "linear":
+        observed = float(np.dot(np.abs(gap), values))
+        side = _linear_side(col) + _linear_side(col[::-1])[::-1]
     else:
-        gap = (pc.true_index - pc.pred_index).astype(np.float64)
-        i = np.arange(pc.k, dtype=np.float64)
-        if weights == "linear":
-            observed = float(np.dot(np.abs(gap), values))
-            # sum_ij |i - j| col_i row_j with prefix sums: for each j, the mass of col below and above j
-            c_cum, s_cum = np.cumsum(col), np.cumsum(i * col)
-            c_below = c_cum - col
-            s_below = s_cum - i * col
-            c_above = c_cum[-1] - c_cum
-            s_above = s_cum[-1] - s_cum
-            per_j = i * c_below - s_below + s_above - i * c_above
-            chance = float(np.dot(per_j, row)) / total
-        else:
-            observed = float(np.dot(gap * gap, values))
-            mu = float(np.dot(i, col + row)) / (2 * total)  # centred: no cancellation
-            d = i - mu
-            a1, a2 = np.dot(d, col), np.dot(d * d, col)
-            b1, b2 = np.dot(d, row), np.dot(d * d, row)
-            chance = float(a2 * total + total * b2 - 2 * a1 * b1) / total
+        observed = float(np.dot(gap * gap, values))
+        side = _quadratic_side(col) + _quadratic_side(col[::-1])[::-1]
+    chance = float(np.dot(side, row)) / total
     if chance == 0:
         return float("nan")
     return float(1.0 - observed / chance)
@@ -151,3 +142,20 @@ def pair_overall(counts: Any) -> dict[str, float]:
         "mcc": matthews_corrcoef(counts),
         "kappa": cohen_kappa(counts),
     }
+
+
+def _exclusive(c: np.ndarray) -> np.ndarray:
+    """sum_{i < j} c_i for each j."""
+    out = np.zeros_like(c)
+    np.cumsum(c[:-1], out=out[1:])
+    return out
+
+
+def _linear_side(c: np.ndarray) -> np.ndarray:
+    """sum_{i < j} (j - i) c_i for each j: D_{j+1} = D_j + sum_{i <= j} c_i."""
+    return _exclusive(np.cumsum(c))
+
+
+def _quadratic_side(c: np.ndarray) -> np.ndarray:
+    """sum_{i < j} (j - i)^2 c_i for each j: Q_{j+1} = Q_j + 2 D_j + sum_{i <= j} c_i."""
+    return _exclusive(2.0 * _linear_side(c) + np.cumsum(c))

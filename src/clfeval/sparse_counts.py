@@ -71,18 +71,20 @@ def _size_text(nbytes: float) -> str:
     return ""  # pragma: no cover
 
 
-def dense_refusal(k: int, itemsize: int, limit: int, what: str = "a dense confusion matrix") -> MemoryError:
+def dense_refusal(k: int, itemsize: int, limit: int, allowed: str | None = None) -> MemoryError:
     """The error for a k x k table too large to build, naming its size and the way around it.
 
     >>> str(dense_refusal(100_000, 8, 1 << 30))[:80]
     'a dense confusion matrix over 100,000 classes needs 74.5 GiB (100,000 x 100,000 '
     """
+    allowed = allowed or (f"the {_size_text(limit)} a dense view may take "
+                          "(clfeval.sparse_counts.DENSE_VIEW_BYTES)")
     return MemoryError(
-        f"{what} over {k:,} classes needs {_size_text(float(k) * k * itemsize)} ({k:,} x {k:,} cells of "
-        f"{itemsize} bytes), more than the {_size_text(limit)} allowed; use the pair-coded counts "
-        "instead (clfeval.ConfusionCounts.from_labels(...) gives a clfeval.sparse_counts.PairCounts "
-        "with .codes/.values, .diagonal, .row_sums and .col_sums), or per-class tables "
-        "(multilabel_confusion_matrix, Evaluation.confusion.per_class())."
+        f"a dense confusion matrix over {k:,} classes needs {_size_text(float(k) * k * itemsize)} "
+        f"({k:,} x {k:,} cells of {itemsize} bytes), more than {allowed}; use the pair-coded counts "
+        "instead: clfeval.ConfusionCounts.from_labels(y_true, y_pred) (a clfeval.sparse_counts.PairCounts "
+        "with .codes/.values, .diagonal, .row_sums, .col_sums) or Evaluation.confusion.pairs, or "
+        "per-class tables (multilabel_confusion_matrix, Evaluation.confusion.per_class())."
     )
 
 

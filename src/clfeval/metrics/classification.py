@@ -320,7 +320,8 @@ def _dense_of_pairs(counts: PairCounts) -> np.ndarray:
     """The dense table scikit-learn returns, refused with its size when the machine cannot hold it."""
     limit = dense_limit_bytes()
     if counts.k * counts.k * counts.values.dtype.itemsize > limit:
-        raise dense_refusal(counts.k, counts.values.dtype.itemsize, limit)
+        raise dense_refusal(counts.k, counts.values.dtype.itemsize, limit,
+                            f"the {limit / 2**30:.1f} GiB (half of this machine's memory) it may take")
     return counts.dense_matrix(limit)
 
 
