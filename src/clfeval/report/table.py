@@ -154,10 +154,6 @@ def _support_key(v: Any) -> float:
     return float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not math.isnan(v) else -1.0
 
 
-def _row(label: str, values: dict[str, Any], i: int | None) -> dict[str, Any]:
-    return {"label": label, **{k: (v if i is None else v[i]) for k, v in values.items()}}
-
-
 def _rates(tp, fp, fn, tn, beta: float | None) -> dict[str, np.ndarray]:
     out = {
         "precision": m.precision(tp, fp),
@@ -211,8 +207,12 @@ def build_report(
         per_class["average_precision"] = average_precision
     columns = list(per_class)
     names = confusion.names
-    rows = [_row(names[i], per_class, i) for i in range(len(names))]
-    rows = [{k: _clean(v) for k, v in r.items()} for r in rows]
+    # one tolist() per column (Python numbers, as _clean gives) instead of k x columns numpy scalars
+    lists = {k: (v.tolist() if isinstance(v, np.ndarray) else [v[i] for i in range(len(names))])
+             for k, v in per_class.items()}
+    lists = {k: (v if isinstance(per_class[k], np.ndarray) else [_clean(x) for x in v]) for k, v in lists.items()}
+    keys = list(lists)
+    rows = [{"label": n, **dict(zip(keys, vals))} for n, vals in zip(names, zip(*lists.values()))]
 
     # averages
     sums = [a.sum() for a in (tp, fp, fn, tn)]
@@ -261,15 +261,21 @@ def build_report(
         overall.update({k: _clean(v) for k, v in headline.items()})
 
     all_notes = list(notes or [])
-    all_notes += _undefined_notes(rows, columns, names)
+    all_notes += _undefined_notes(rows, columns, names, per_class)
     return Report(columns, rows, averages, overall, all_notes)
 
 
-def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list[str]) -> list[str]:
-    """One sentence per metric that is undefined for some classes."""
+def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list[str],
+                     arrays: dict[str, Any] | None = None) -> list[str]:
+    """One sentence per metric that is undefined for some classes (``arrays``: the per-class
+    columns, read at once where they are float arrays)."""
     out = []
     for c in columns:
-        bad = [r["label"] for r in rows if isinstance(r.get(c), float) and math.isnan(r[c])]
+        a = None if arrays is None else arrays.get(c)
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f":
+            bad = [rows[i]["label"] for i in np.flatnonzero(np.isnan(a))]
+        else:
+            bad = [r["label"] for r in rows if isinstance(r.get(c), float) and math.isnan(r[c])]
         if not bad:
             continue
         shown = ", ".join(repr(b) for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
