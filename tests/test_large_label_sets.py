@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -391,3 +392,52 @@ def test_evaluate_at_100000_labels_stays_small():
     assert run.returncode == 0, run.stderr[-2000:]
     peak_kib = int(run.stdout.split()[-1])
     assert peak_kib < 1.5 * 2**20, f"peak RSS {peak_kib / 2**20:.2f} GiB"
+
+
+# ------------------------------------------------------------------------------------------
+# streaming keeps the counts pair-coded too
+# ------------------------------------------------------------------------------------------
+@pytest.mark.filterwarnings("ignore::clfeval.exceptions.UndefinedMetricWarning")
+def test_stream_of_many_classes_equals_evaluate():
+    from clfeval.streaming import StreamingEvaluation
+
+    yt, yp = _data(5_000, 40_000, seed=5)
+    w = np.random.default_rng(6).integers(0, 3, yt.size)
+    whole = clfeval.evaluate(yt, yp, sample_weight=w)
+    a, b = StreamingEvaluation(), StreamingEvaluation()
+    for lo in range(0, 20_000, 5_000):  # the label set grows batch by batch
+        a.update(yt[lo:lo + 5_000], yp[lo:lo + 5_000], sample_weight=w[lo:lo + 5_000])
+    b.update(yt[20_000:], yp[20_000:], sample_weight=w[20_000:])
+    streamed = a.merge(b).result()
+    assert streamed.confusion.pairs is not None and a.nbytes < 20_000 * 16
+    assert _equal_counts(streamed.confusion.pairs, whole.confusion.pairs)
+    assert _same(streamed.report.to_dict(), whole.report.to_dict())
+
+
+@settings(max_examples=40, deadline=None)
+@given(labelled(), st.integers(1, 10))
+def test_forced_pair_coded_stream_equals_dense_stream(case, size):
+    from clfeval.streaming import StreamingEvaluation
+
+    yt, yp, w = case
+
+    def stream():
+        s = StreamingEvaluation()
+        for lo in range(0, yt.size, size):
+            s.update(yt[lo:lo + size], yp[lo:lo + size], sample_weight=None if w is None else w[lo:lo + size])
+        return s.result()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            dense = stream()
+        except ValueError as exc:  # e.g. a first batch of zero weights: the same error either way
+            with forced_pairs(), pytest.raises(ValueError, match=re.escape(str(exc))):
+                stream()
+            return
+        with forced_pairs():
+            pairs = stream()
+        assert pairs.confusion.pairs is not None
+        np.testing.assert_allclose(pairs.confusion.counts, dense.confusion.counts, rtol=1e-12)
+        rel = 1e-12 if w is None or w.dtype.kind != "f" else 1e-9
+        assert _same(pairs.report.to_dict()["overall"], dense.report.to_dict()["overall"], rel)

@@ -36,6 +36,7 @@ __all__ = [
     "DENSE_VIEW_BYTES",
     "PairCounts",
     "use_pairs",
+    "add_pairs",
     "dense_limit_bytes",
     "dense_refusal",
 ]
@@ -321,3 +322,21 @@ class PairCounts:
 
     def __repr__(self) -> str:
         return f"PairCounts(k={self.k}, cells={self.codes.shape[0]}, total={self.total})"
+
+
+def add_pairs(state: Any, labels: np.ndarray, other: Any, other_labels: np.ndarray, *, zero: bool = False) -> PairCounts:
+    """``state`` (a dense table or pair-coded counts over ``labels``) plus ``other`` (the same, over
+    ``other_labels``, all among ``labels``), pair-coded over ``labels`` in that order; ``zero``
+    adds nothing but the dtype (a batch of zero weights). A stream's accumulator for many classes.
+
+    >>> s = add_pairs(np.array([[1, 0], [0, 0]]), np.array([0, 1]), np.array([[2]]), np.array([1]))
+    >>> s.dense_matrix().tolist()
+    [[1, 0], [0, 2]]
+    """
+    s = state if isinstance(state, PairCounts) else PairCounts.from_dense(labels, state)
+    if not np.array_equal(s.labels, labels):
+        s = s.reindex(labels)
+    o = other if isinstance(other, PairCounts) else PairCounts.from_dense(other_labels, other)
+    if zero:
+        o = PairCounts(o.labels, o.codes[:0], o.values[:0])
+    return s.merge(o.reindex(labels))
