@@ -129,8 +129,9 @@ def test_margin_metrics_at_20000_classes(big20k):
 def test_dense_matrix_refused_with_its_size_at_100000_classes():
     yt, yp = _data(100_000, 200_000, seed=2)
     k = np.unique(np.concatenate([yt, yp])).size
-    with pytest.raises(MemoryError, match=rf"over {k:,} classes needs [0-9.]+ GiB .*pair-coded counts"):
+    with pytest.raises(MemoryError, match=rf"over {k:,} classes needs [0-9.]+ GiB .*pair-coded counts") as info:
         cm.confusion_matrix(yt, yp)
+    assert isinstance(info.value, ValueError)  # one line from the CLI, like other refusals
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ev = clfeval.evaluate(yt, yp)
@@ -369,6 +370,16 @@ def test_cli_report_at_100000_labels(big_csv, tmp_path):
     assert sorted((int(r[-1]) for r in shown), reverse=True) == supports[:50]
     page = html.read_text()
     assert page.count('data-kind="class"') == 50 and f"{hidden:,} more classes not shown" in page
+
+
+def test_cli_intervals_of_100000_labels_refused_in_one_line(big_csv, tmp_path):
+    path, _, _ = big_csv
+    out = tmp_path / "ci.json"
+    run = subprocess.run([sys.executable, "-m", "clfeval", "report", str(path), "--ci", "--json", str(out)],
+                         capture_output=True, text=True, env={"PYTHONPATH": SRC, "PATH": ""}, timeout=300)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert "clfeval: error:" in run.stderr and "confidence intervals are not available for" in run.stderr
+    assert not out.exists()
 
 
 def test_evaluate_at_100000_labels_stays_small():

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import ConfusionMatrix
+from . import sparse_counts
 from .counts import ConfusionCounts, MultilabelCounts
 from .exceptions import UndefinedMetricWarning
 from .influence import Cases
@@ -646,6 +647,10 @@ class Evaluation:
         from .uncertainty import confusion_intervals
 
         weighted = self._sample_weight is not None
+        if self.confusion.pairs is not None:  # many classes (clfeval.sparse_counts): no k x k table
+            raise ValueError(
+                f"confidence intervals are not available for {self.labels.size:,} classes: they resample "
+                f"the k x k confusion table, which is kept pair-coded above {sparse_counts.SPARSE_ABOVE} classes.")
         if self._cases is None and self._streamed is not None:
             if self._streamed == "weighted":
                 raise ValueError("intervals of weighted rows need each row's weight, which a stream does not keep; "

@@ -39,6 +39,7 @@ __all__ = [
     "add_pairs",
     "dense_limit_bytes",
     "dense_refusal",
+    "DenseTableTooLarge",
 ]
 
 #: Tables over more classes than this are pair-coded (2048**2 int64 cells = 32 MiB).
@@ -72,7 +73,12 @@ def _size_text(nbytes: float) -> str:
     return ""  # pragma: no cover
 
 
-def dense_refusal(k: int, itemsize: int, limit: int, allowed: str | None = None) -> MemoryError:
+class DenseTableTooLarge(MemoryError, ValueError):
+    """A dense k x k table refused for its size (a ``MemoryError``, and a ``ValueError`` so that
+    callers that report bad input in one line report this too)."""
+
+
+def dense_refusal(k: int, itemsize: int, limit: int, allowed: str | None = None) -> DenseTableTooLarge:
     """The error for a k x k table too large to build, naming its size and the way around it.
 
     >>> str(dense_refusal(100_000, 8, 1 << 30))[:80]
@@ -80,7 +86,7 @@ def dense_refusal(k: int, itemsize: int, limit: int, allowed: str | None = None)
     """
     allowed = allowed or (f"the {_size_text(limit)} a dense view may take "
                           "(clfeval.sparse_counts.DENSE_VIEW_BYTES)")
-    return MemoryError(
+    return DenseTableTooLarge(
         f"a dense confusion matrix over {k:,} classes needs {_size_text(float(k) * k * itemsize)} "
         f"({k:,} x {k:,} cells of {itemsize} bytes), more than {allowed}; use the pair-coded counts "
         "instead: clfeval.ConfusionCounts.from_labels(y_true, y_pred) (a clfeval.sparse_counts.PairCounts "

@@ -102,7 +102,7 @@ def save_pngs(
         written.append(_write(fig, out_dir / filename))
 
     for ev, s in zip(evs, slugs):
-        if ev.confusion.counts is None:
+        if ev.confusion.is_multilabel or ev.confusion.pairs is not None:  # pair-coded: too many classes to draw
             continue
         suffix = f"_{s}" if several else ""
         size = figure_size(len(ev.names))
