@@ -452,3 +452,15 @@ def test_forced_pair_coded_stream_equals_dense_stream(case, size):
         np.testing.assert_allclose(pairs.confusion.counts, dense.confusion.counts, rtol=1e-12)
         rel = 1e-12 if w is None or w.dtype.kind != "f" else 1e-9
         assert _same(pairs.report.to_dict()["overall"], dense.report.to_dict()["overall"], rel)
+
+
+@pytest.mark.filterwarnings("ignore::clfeval.exceptions.UndefinedMetricWarning")
+def test_many_named_labels_over_few_rows_stay_pair_coded():
+    labels = np.arange(100_000)
+    counts = ConfusionCounts.from_labels([3, 5, 5], [3, 5, 7], labels=labels)
+    assert isinstance(counts, PairCounts) and counts.k == 100_000
+    assert counts.codes.tolist() == [3 * 100_000 + 3, 5 * 100_000 + 5, 5 * 100_000 + 7]
+    ev = clfeval.evaluate([3, 5, 5], [3, 5, 7], labels=labels)
+    assert ev.confusion.pairs is not None and ev.report.overall["accuracy"] == 2 / 3
+    assert cm.f1_score([3, 5, 5], [3, 5, 7], labels=labels, average=None, zero_division=0).sum() == pytest.approx(
+        skm.f1_score([3, 5, 5], [3, 5, 7], labels=labels[:10], average=None, zero_division=0).sum())

@@ -112,8 +112,9 @@ class ConfusionCounts:
         if labels is None:
             return counts
         lab = np.asarray(labels)
-        if isinstance(counts, PairCounts):  # large k: pair-coded (clfeval.sparse_counts)
-            return counts.reindex(lab)
+        if isinstance(counts, PairCounts) or use_pairs(lab.shape[0]):  # large k: pair-coded (sparse_counts)
+            pairs = counts if isinstance(counts, PairCounts) else PairCounts.from_dense(counts.labels, counts.matrix)
+            return pairs.reindex(lab)
         return cls(lab, counts.submatrix(lab))
 
     @classmethod
