@@ -44,6 +44,9 @@ __all__ = [
 
 #: Tables over more classes than this are pair-coded (2048**2 int64 cells = 32 MiB).
 SPARSE_ABOVE = 2048
+#: Pair codes are counted with one bincount (instead of a sort) up to this many cells, when the
+#: rows are at least a quarter of the cells.
+_BINCOUNT_CELLS = 1 << 25
 #: Largest dense table an Evaluation view (``ConfusionMatrix.counts``) builds on request.
 DENSE_VIEW_BYTES = 1 << 30
 
@@ -146,10 +149,19 @@ class PairCounts:
         labels: np.ndarray,
         sample_weight: np.ndarray | None = None,
     ) -> "PairCounts":
-        """Count already-encoded labels (integers in ``[0, k)``): one sort of the pair codes."""
+        """Count already-encoded labels (integers in ``[0, k)``): one sort of the pair codes (one
+        bincount instead where the rows are many for the k * k cells)."""
         k = labels.shape[0]
         pair = np.multiply(true_codes, k, dtype=np.int64)
         pair += pred_codes
+        cells = k * k
+        if cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS) and (
+            sample_weight is None or sample_weight.dtype.kind == "f"
+        ):  # many rows per cell: one bincount beats a sort (same sums, in the same order)
+            table = np.bincount(pair, weights=sample_weight, minlength=cells)
+            codes = np.flatnonzero(table).astype(np.int64)
+            values = table[codes]
+            return cls(labels, codes, values.astype(_value_dtype(sample_weight), copy=False))
         if sample_weight is None:
             codes, values = np.unique(pair, return_counts=True)
             return cls(labels, codes, values.astype(np.int64, copy=False))
