@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .measures import one_vs_rest, ratio
+from .sparse_counts import PairCounts
 
 __all__ = ["ConfusionMatrix"]
 
@@ -35,13 +36,16 @@ class ConfusionMatrix:
 
     ``counts`` is (k, k), rows = true class, columns = predicted, over ``labels`` in order; it is
     None for multilabel tasks, whose per-label 2 x 2 tables are in :meth:`sklearn_layout`.
+    With many classes the counts are pair-coded (:attr:`pairs`, a
+    :class:`clfeval.sparse_counts.PairCounts`): ``counts`` then builds the dense table on request,
+    and refuses with a ``MemoryError`` naming its size past ``sparse_counts.DENSE_VIEW_BYTES``.
 
     >>> cm = ConfusionMatrix.from_matrix([0, 1, 2], [[2, 0, 0], [1, 1, 0], [0, 0, 3]])
     >>> cm.per_class()["fp"].tolist()
     [1, 0, 0]
     """
 
-    __slots__ = ("_labels", "_names", "_counts", "_tables", "_formula")
+    __slots__ = ("_labels", "_names", "_counts", "_tables", "_formula", "_pairs")
 
     def __init__(
         self,
@@ -49,7 +53,9 @@ class ConfusionMatrix:
         counts: np.ndarray | None,
         tables: np.ndarray,
         names: list[str] | None = None,
+        pairs: PairCounts | None = None,
     ) -> None:
+        self._pairs = pairs
         self._labels = _frozen(np.asarray(labels).reshape(-1))
         self._counts = None if counts is None else _frozen(counts)
         self._tables = _frozen(tables)
@@ -83,6 +89,19 @@ class ConfusionMatrix:
         return out
 
     @classmethod
+    def from_counts(cls, counts: Any, names: list[str] | None = None) -> ConfusionMatrix:
+        """From confusion counts: a dense ``ConfusionCounts`` or a pair-coded ``PairCounts``
+        (kept pair-coded: no k x k table is built).
+
+        >>> pc = PairCounts.from_dense(["a", "b"], np.array([[1, 2], [0, 3]]))
+        >>> cm = ConfusionMatrix.from_counts(pc); cm.total, cm.per_class()["fp"].tolist(), cm.counts.tolist()
+        (6, [0, 2], [[1, 2], [0, 3]])
+        """
+        if isinstance(counts, PairCounts):
+            return cls(counts.labels, None, counts.one_vs_rest(), names, pairs=counts)
+        return cls.from_matrix(counts.labels, counts.matrix, names)
+
+    @classmethod
     def from_label_tables(
         cls, labels: Any, tables: Any, names: list[str] | None = None
     ) -> ConfusionMatrix:
@@ -107,14 +126,31 @@ class ConfusionMatrix:
 
     @property
     def counts(self) -> np.ndarray | None:
-        """(k, k) counts or weights, rows = true class, columns = predicted; None for multilabel."""
+        """(k, k) counts or weights, rows = true class, columns = predicted; None for multilabel.
+
+        Pair-coded counts are made dense on request (a ``MemoryError`` naming the size where
+        that is too large; read :attr:`pairs` or :meth:`per_class` instead)."""
+        if self._pairs is not None:
+            return _frozen(self._pairs.dense_matrix())
         return self._counts
+
+    @property
+    def pairs(self) -> PairCounts | None:
+        """The pair-coded counts of a task with many classes, else None."""
+        return self._pairs
+
+    @property
+    def is_multilabel(self) -> bool:
+        """Whether these are per-label 2 x 2 tables of a multilabel task (no k x k counts)."""
+        return self._counts is None and self._pairs is None
 
     @property
     def total(self) -> Any:
         """Total count (int) or weight (float) of the evaluated samples."""
         if self._counts is not None:
             return np.asarray(self._counts.sum()).item()
+        if self._pairs is not None:
+            return np.asarray(self._pairs.total).item()
         return self._tables[0].sum().item() if self._tables.shape[0] else 0
 
     def normalized(self, by: Normalize = "true") -> np.ndarray:
@@ -125,9 +161,9 @@ class ConfusionMatrix:
         >>> ConfusionMatrix.from_matrix([0, 1], [[1, 1], [0, 0]]).normalized("true").tolist()
         [[0.5, 0.5], [nan, nan]]
         """
-        if self._counts is None:
+        if self.is_multilabel:
             raise ValueError("a multilabel task has no k x k matrix to normalise; use sklearn_layout().")
-        c = self._counts
+        c = self.counts
         if by == "true":
             return ratio(c, c.sum(axis=1, keepdims=True) + np.zeros_like(c))
         if by == "pred":
@@ -180,7 +216,11 @@ class ConfusionMatrix:
             "names": self.names,
             "per_class": {k: v.tolist() for k, v in self.per_class().items()},
         }
-        if self._counts is not None:
+        if self._pairs is not None:  # many classes: the non-zero cells, not k x k lists
+            out["counts"] = None
+            out["normalized"] = None
+            out["cells"] = self._pairs.to_dict()["cells"]
+        elif self._counts is not None:
             out["counts"] = self._counts.tolist()
             out["normalized"] = {by: self.normalized(by).tolist() for by in ("true", "pred", "all")}
         else:
@@ -189,6 +229,8 @@ class ConfusionMatrix:
         return out
 
     def __repr__(self) -> str:
+        if self._pairs is not None:
+            return f"ConfusionMatrix({self._labels.size} classes, pair-coded, total={self.total})"
         if self._counts is None:
             return f"ConfusionMatrix(multilabel, labels={self._names}, total={self.total})"
         return f"ConfusionMatrix(labels={self._names}, counts={self._counts.tolist()})"

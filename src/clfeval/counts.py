@@ -37,6 +37,7 @@ from .labels import (
     encode,
     union_labels,
 )
+from .sparse_counts import PairCounts, use_pairs
 
 __all__ = ["ConfusionCounts", "MultilabelCounts", "build_counts"]
 
@@ -155,11 +156,14 @@ class ConfusionCounts:
         [[1, 0], [1, 0]]
         """
         counts = build_counts(y_true, y_pred, sample_weight, allow_all_zero_weights=True)[1]
-        if not isinstance(counts, ConfusionCounts):
+        if isinstance(counts, MultilabelCounts):
             raise ValueError("from_labels needs 1-D labels; use MultilabelCounts for indicator matrices.")
         if labels is None:
             return counts
         lab = np.asarray(labels)
+        if isinstance(counts, PairCounts) or use_pairs(lab.shape[0]):  # large k: pair-coded (sparse_counts)
+            pairs = counts if isinstance(counts, PairCounts) else PairCounts.from_dense(counts.labels, counts.matrix)
+            return pairs.reindex(lab)
         exact = None if counts.exact is None else counts.submatrix(lab, exact=True)
         return cls(lab, counts.submatrix(lab), exact)
 
@@ -177,6 +181,8 @@ class ConfusionCounts:
         [[0, 1], [0, 1]]
         """
         k = labels.shape[0]
+        if use_pairs(k):  # large k: pair-coded counts (clfeval.sparse_counts), not a k x k table
+            return PairCounts.from_codes(true_codes, pred_codes, labels, sample_weight)
         table = _joint_bincount(true_codes, pred_codes, k, k * k, sample_weight)
         matrix, exact = _count_table(table, true_codes, pred_codes, k, sample_weight)
         return cls(labels, matrix.reshape(k, k), None if exact is None else exact.reshape(k, k))
@@ -195,6 +201,8 @@ class ConfusionCounts:
         >>> a.merge(b).matrix.tolist()
         [[1, 0, 0], [0, 1, 0], [0, 1, 0]]
         """
+        if isinstance(other, PairCounts):  # pair-coded stays pair-coded
+            return PairCounts.from_dense(self.labels, self.matrix).merge(other)
         same = self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels)
         labels = self.labels if same else union_labels(self.labels, other.labels)
         mine = self.matrix if same else self.submatrix(labels)
@@ -428,10 +436,13 @@ def build_counts(
             pred_codes = encode(targets.y_pred, labels)
             counts = ConfusionCounts.from_codes(true_codes, pred_codes, labels, w)
         result = (targets.kind, counts, targets.true_labels, targets.pred_labels)
+    if isinstance(result[1], ConfusionCounts) and use_pairs(result[1].labels.shape[0]):
+        result = (result[0], PairCounts.from_dense(result[1].labels, result[1].matrix), *result[2:])
     if w is not None and not allow_all_zero_weights:
         # Weights are non-negative, so they are all zero exactly when the counted total is:
         # read off the small table instead of another pass over the weights.
-        table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else result[1].matrix
+        table = result[1].tables[0] if isinstance(result[1], MultilabelCounts) else (
+            result[1].values if isinstance(result[1], PairCounts) else result[1].matrix)
         if not table.any():
             raise all_zero_weights_error(w.shape[0])
     return result

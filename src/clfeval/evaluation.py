@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import ConfusionMatrix
+from . import sparse_counts
 from .counts import ConfusionCounts, MultilabelCounts
 from .exact_sums import scaled_floats, weight_total
 from .exceptions import UndefinedMetricWarning, ValuesError
@@ -649,6 +650,10 @@ class Evaluation:
         from .uncertainty import confusion_intervals
 
         weighted = self._sample_weight is not None
+        if self.confusion.pairs is not None:  # many classes (clfeval.sparse_counts): no k x k table
+            raise ValueError(
+                f"confidence intervals are not available for {self.labels.size:,} classes: they resample "
+                f"the k x k confusion table, which is kept pair-coded above {sparse_counts.SPARSE_ABOVE} classes.")
         if self._cases is None and self._streamed is not None:
             if self._streamed == "weighted":
                 raise ValueError("intervals of weighted rows need each row's weight, which a stream does not keep; "
@@ -1330,13 +1335,15 @@ def evaluate(
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise _first_outside(yp, yp_codes, classes, "y_pred")
-    formula = None
     if yp is not None or not binary or (w is not None and w.dtype.kind in "iu"):
         cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
-        matrix = cc.matrix
-        if cc.exact is not None:  # float weight sums out of range: rates read them rescaled
-            formula = scaled_floats(cc.exact)
-    confusion = ConfusionMatrix.from_matrix(classes, matrix, names, formula=formula)
+        if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
+            confusion = ConfusionMatrix.from_counts(cc, names)
+        else:  # float weight sums out of range: rates read them rescaled
+            formula = None if cc.exact is None else scaled_floats(cc.exact)
+            confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names, formula=formula)
+    else:
+        confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
     return Evaluation(
         task="binary" if binary else "multiclass",
         labels=classes,

@@ -41,6 +41,7 @@ from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
 from .roc_pr import BinaryRanking
 from .score_kind import combined_kind
+from .sparse_counts import PairCounts, add_pairs, use_pairs
 
 __all__ = ["StreamingEvaluation", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
 
@@ -99,7 +100,8 @@ class StreamingEvaluation:
         self._fixed_labels = None if labels is None else as_array(labels, "labels").reshape(-1)
         self.mode, self.max_distinct, self.bits, self.warn = mode, int(max_distinct), int(bits), bool(warn)
         self._labels: np.ndarray | None = self._fixed_labels
-        self._matrix: np.ndarray | None = None  # (k, k) in self._labels order
+        # (k, k) in self._labels order; pair-coded (sparse_counts.PairCounts) for many classes
+        self._matrix: np.ndarray | PairCounts | None = None
         self._rankings: dict[Any, list[BinaryRanking]] | None = None  # label -> runs to merge
         self._task: str | None = None
         self._pos: Any = None
@@ -137,7 +139,9 @@ class StreamingEvaluation:
     @property
     def nbytes(self) -> int:
         """Bytes held by the statistics (the state's size)."""
-        total = 0 if self._matrix is None else self._matrix.nbytes
+        total = 0 if self._matrix is None else (
+            self._matrix.codes.nbytes + self._matrix.values.nbytes if isinstance(self._matrix, PairCounts)
+            else self._matrix.nbytes)
         for runs in (self._rankings or {}).values():
             for r in runs:
                 total += r.scores.nbytes + np.asarray(r.pos).nbytes + (0 if r.neg is None else r.neg.nbytes)
@@ -210,6 +214,12 @@ class StreamingEvaluation:
         """Move the confusion counts to a larger, re-sorted label set."""
         old = self._labels
         assert old is not None and self._matrix is not None
+        if isinstance(self._matrix, PairCounts) or use_pairs(labels.size):  # many classes: pair-coded
+            pairs = self._matrix if isinstance(self._matrix, PairCounts) else PairCounts.from_dense(old, self._matrix)
+            self._labels, self._matrix = labels, pairs.reindex(labels)
+            if self._task == "binary" and labels.size > 2:
+                self._task = "multiclass"
+            return
         where = np.array([int(np.flatnonzero(labels == v)[0]) for v in old], dtype=np.intp)
         matrix = np.zeros((labels.size, labels.size), dtype=self._matrix.dtype)
         matrix[np.ix_(where, where)] = self._matrix
@@ -256,15 +266,22 @@ class StreamingEvaluation:
         self._check_alike(ev, one_column)
         if self._task is None:
             self._task, self._pos, self._labels = ev.task, ev.pos_label, ev.labels
-            self._matrix = np.zeros((ev.labels.size,) * 2, dtype=ev.confusion.counts.dtype)
+            if ev.confusion.pairs is not None:
+                self._matrix = PairCounts(ev.labels, ev.confusion.pairs.codes[:0], ev.confusion.pairs.values[:0])
+            else:
+                self._matrix = np.zeros((ev.labels.size,) * 2, dtype=ev.confusion.counts.dtype)
             self._n_columns = 0 if ev.rankings is None else (1 if ev.task == "binary" else ev.labels.size)
             self._one_column = one_column
             self._rankings = None if ev.rankings is None else {}
         if ev.pos_label is not None and self._pos is None:
             self._pos = ev.pos_label
-        counts = ev.confusion.counts
-        where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
-        self._matrix = _add_at(self._matrix, where, np.zeros_like(counts) if zero else counts)
+        if isinstance(self._matrix, PairCounts) or ev.confusion.pairs is not None:
+            batch = ev.confusion.pairs if ev.confusion.pairs is not None else ev.confusion.counts
+            self._matrix = add_pairs(self._matrix, self._labels, batch, ev.labels, zero=zero)
+        else:
+            counts = ev.confusion.counts
+            where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
+            self._matrix = _add_at(self._matrix, where, np.zeros_like(counts) if zero else counts)
         if ev.rankings is not None and not zero:
             kind = ev.score_kind
             self._score_kind = combined_kind(self._score_kind, kind)  # clfeval.score_kind's rule, all rows
@@ -357,8 +374,11 @@ class StreamingEvaluation:
                                  f"vs {other._labels.tolist()}); pass the same labels= to both.")
             joined = union_labels(labels, other._labels, names=("this stream's classes", "the other's"))
             out._reindex(joined)
-        where = np.array([int(np.flatnonzero(out._labels == v)[0]) for v in other._labels], dtype=np.intp)
-        out._matrix = _add_at(out._matrix, where, other._matrix)
+        if isinstance(out._matrix, PairCounts) or isinstance(other._matrix, PairCounts):
+            out._matrix = add_pairs(out._matrix, out._labels, other._matrix, other._labels)
+        else:
+            where = np.array([int(np.flatnonzero(out._labels == v)[0]) for v in other._labels], dtype=np.intp)
+            out._matrix = _add_at(out._matrix, where, other._matrix)
         if out._rankings is not None:
             if other.binned and not out.binned:
                 out._binned_at = out._n_samples
@@ -402,7 +422,7 @@ class StreamingEvaluation:
     def _copy(self) -> StreamingEvaluation:
         out = object.__new__(StreamingEvaluation)
         out.__dict__.update(self.__dict__)
-        out._matrix = None if self._matrix is None else self._matrix.copy()
+        out._matrix = None if self._matrix is None else self._matrix if isinstance(self._matrix, PairCounts) else self._matrix.copy()
         out._rankings = None if self._rankings is None else {k: list(v) for k, v in self._rankings.items()}
         out._notes = list(self._notes)
         return out
@@ -459,7 +479,8 @@ class StreamingEvaluation:
             task=self._task, labels=labels, names=names, pos_label=self._pos, name=self._options["name"],
             threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
             total_weight=float(self._total_weight),
-            confusion=ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names),
+            confusion=(ConfusionMatrix.from_counts(self._matrix, names) if isinstance(self._matrix, PairCounts)
+                       else ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names)),
             rankings=rankings, micro=micro, beta=self._options["beta"], per_sample=None,
             sample_weight=None, notes=notes, cases=None,
         )

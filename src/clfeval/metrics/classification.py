@@ -23,10 +23,11 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
-from .. import measures
+from .. import margins, measures
 from ..counts import ConfusionCounts, MultilabelCounts, build_counts
 from ..exact_sums import UNIT_EXPONENT, exact_div, exact_ratio, is_big, scaled_floats, to_float
 from ..exceptions import UndefinedMetricWarning
+from ..sparse_counts import PairCounts, dense_limit_bytes, dense_refusal
 
 __all__ = [
     "confusion_matrix",
@@ -189,10 +190,13 @@ def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool, exact: boo
     round (2**53 and beyond, Python ints) stay exact integers. ``exact``: the formulas' table
     (exact sums of extreme float weights), else the user-facing one.
     """
-    tables = counts.one_vs_rest(labels, exact=exact)
+    if isinstance(counts, PairCounts):
+        tables, total = counts.one_vs_rest(labels), counts.total
+    else:
+        tables, total = counts.one_vs_rest(labels, exact=exact), counts.table.sum()
     # float64 holds the formulas' sums of counts (2 tp + fp + fn at most) exactly while the
     # total stays below 2**52
-    if (weighted or np.trace(counts.matrix) == 0) and not is_big(counts.table.sum(), limit=1 << 52):
+    if (weighted or _trace(counts) == 0) and not is_big(total, limit=1 << 52):
         tables = tables.astype(np.float64)
     return tables
 
@@ -349,13 +353,20 @@ def confusion_matrix(
     return cm
 
 
-def _formula_matrix(y_true: Any, y_pred: Any, *, labels: Any, sample_weight: Any) -> np.ndarray:
-    """confusion_matrix's table as the formulas read it (exact sums of extreme float weights)."""
-    kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
-    cm = _labelled_matrix(_binary_1d(kind, counts), true_labels, labels, exact=True)
-    if cm.shape == (1, 1):
-        _warn_single_label(stacklevel=4)
-    return cm
+def _trace(counts: Any, exact: bool = False) -> Any:
+    """Sum of the diagonal of dense (the formulas' table with ``exact``) or pair-coded counts."""
+    if isinstance(counts, PairCounts):
+        return counts.trace
+    return np.trace(counts.table if exact else counts.matrix)
+
+
+def _dense_of_pairs(counts: PairCounts) -> np.ndarray:
+    """The dense table scikit-learn returns, refused with its size when the machine cannot hold it."""
+    limit = dense_limit_bytes()
+    if counts.k * counts.k * counts.values.dtype.itemsize > limit:
+        raise dense_refusal(counts.k, counts.values.dtype.itemsize, limit,
+                            f"the {limit / 2**30:.1f} GiB (half of this machine's memory) it may take")
+    return counts.dense_matrix(limit)
 
 
 def _labelled_matrix(
@@ -364,6 +375,8 @@ def _labelled_matrix(
     """A writable copy of the table over ``labels`` (all present labels when None), with
     scikit-learn's checks on ``labels``. ``exact``: of the formulas' table (``counts.table``)."""
     if labels is None:
+        if isinstance(counts, PairCounts):
+            return _dense_of_pairs(counts)
         return (counts.table if exact else counts.matrix).copy()
     lab = np.asarray(labels)
     if lab.size == 0:
@@ -381,6 +394,8 @@ def _labelled_matrix(
 def _table_at(counts: ConfusionCounts, labels: np.ndarray, exact: bool = False) -> np.ndarray:
     """The table over ``labels`` (unseen labels give zero rows/columns). A label given more than
     once is counted in its last row/column only, as scikit-learn does."""
+    if isinstance(counts, PairCounts):
+        return _dense_of_pairs(counts.reindex(labels))
     idx = np.array(counts.positions(labels), dtype=np.intp, copy=True)  # may alias ``labels``
     seen: set[int] = set()
     for i in range(idx.shape[0] - 1, -1, -1):
@@ -449,6 +464,8 @@ def multilabel_confusion_matrix(
 # --------------------------------------------------------------------------------------------
 def _weighted_total(counts: Any, exact: bool = True) -> Any:
     """Total weight: of the formulas' table (``exact``), else as the user sees it."""
+    if isinstance(counts, PairCounts):
+        return counts.total
     if isinstance(counts, MultilabelCounts):
         w = counts.sample_weight
         return counts.per_sample.shape[0] if w is None else w.sum()
@@ -462,7 +479,7 @@ def _correct(counts: Any, exact: bool = True) -> Any:
         if w is not None and w.dtype.kind in "iu" and is_big(w):
             return sum(w[hit].tolist())  # exact Python int
         return hit.sum() if w is None else np.dot(hit, w)
-    return np.trace(counts.table if exact else counts.matrix)
+    return _trace(counts, exact)
 
 
 def accuracy_score(
@@ -527,7 +544,14 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     total = counts.table.sum()
     if total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    return _div(total - np.trace(counts.table), total)
+    return _div(total - _trace(counts, exact=True), total)
+
+
+def _balanced_accuracy(table: Any, adjusted: bool) -> float:
+    """Balanced accuracy of pair-coded counts (from their margins) or of a dense table."""
+    if isinstance(table, PairCounts):
+        return margins.balanced_accuracy(table, adjusted=adjusted)
+    return float(measures.balanced_accuracy(table, adjusted=adjusted))
 
 
 def balanced_accuracy_score(
@@ -541,16 +565,17 @@ def balanced_accuracy_score(
     _check_bool(adjusted, "adjusted")
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
-    if counts.matrix.shape == (1, 1):
+    if counts.labels.shape[0] == 1:
         _warn_single_label(stacklevel=3)
-    rows = counts.table.sum(axis=1)
+    table = counts if isinstance(counts, PairCounts) else counts.table
+    rows = margins.margins(table).rows if isinstance(counts, PairCounts) else table.sum(axis=1)
     if (rows == 0).any():
         warnings.warn("y_pred contains classes not in y_true", UserWarning, stacklevel=2)
-    score = float(measures.balanced_accuracy(counts.table, adjusted=adjusted))
+    score = _balanced_accuracy(table, adjusted)
     if np.isnan(score):
         # One class in y_true: chance is 1 and the rescaling divides by zero. scikit-learn lets
         # IEEE arithmetic decide: -inf below a perfect score, nan at it.
-        raw = float(measures.balanced_accuracy(counts.table))
+        raw = _balanced_accuracy(table, False)
         score = float("nan") if raw >= 1.0 else float("-inf")
         warnings.warn(
             "Adjusted balanced accuracy is undefined with a single class in y_true (chance "
@@ -569,8 +594,10 @@ def matthews_corrcoef(y_true: Any, y_pred: Any, *, sample_weight: Any = None) ->
     """
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)
     counts = _binary_1d(kind, counts)
-    if counts.matrix.shape == (1, 1):
+    if counts.labels.shape[0] == 1:
         _warn_single_label(stacklevel=3)
+    if isinstance(counts, PairCounts):
+        return margins.matthews_corrcoef(counts)
     return float(measures.matthews_corrcoef(counts.table))
 
 
@@ -598,7 +625,7 @@ def cohen_kappa_score(
             f"replace_undefined_by must be in [-1, 1] or np.nan, got {replace_undefined_by!r}."
         )
     try:
-        cm = _formula_matrix(y1, y2, labels=labels, sample_weight=sample_weight)
+        cm = _kappa_table(y1, y2, labels, sample_weight)
     except ValueError as exc:
         if "At least one label specified must be in y_true" in str(exc):
             raise ValueError(
@@ -606,7 +633,10 @@ def cohen_kappa_score(
                 "`cohen_kappa_score` is otherwise agnostic to the order of `y1` and `y2`)."
             ) from None
         raise
-    kappa = float(measures.cohen_kappa(cm, weights))
+    if isinstance(cm, PairCounts):
+        kappa = margins.cohen_kappa(cm, weights)
+    else:
+        kappa = float(measures.cohen_kappa(cm, weights))
     if np.isnan(kappa):
         warnings.warn(
             "`cohen_kappa_score` is undefined for these labels (no agreement expected by chance "
@@ -617,6 +647,27 @@ def cohen_kappa_score(
         )
         return replace_undefined_by
     return kappa
+
+
+def _kappa_table(y1: Any, y2: Any, labels: Any, sample_weight: Any) -> Any:
+    """confusion_matrix(y1, y2, labels=...), kept pair-coded for many classes."""
+    kind, counts, true_labels, _ = build_counts(y1, y2, sample_weight)
+    counts = _binary_1d(kind, counts)
+    if not isinstance(counts, PairCounts):  # the formulas' table (exact sums of extreme float weights)
+        cm = _labelled_matrix(counts, true_labels, labels, exact=True)
+        if cm.shape == (1, 1):
+            _warn_single_label(stacklevel=3)
+        return cm
+    if labels is not None:
+        lab = np.asarray(labels)
+        if lab.size == 0:
+            raise ValueError("'labels' should contain at least one label.")
+        if not encode_hits(lab, true_labels):
+            raise ValueError("At least one label specified must be in y_true.")
+        counts = counts.reindex(lab)
+    if counts.k == 1:
+        _warn_single_label(stacklevel=3)
+    return counts
 
 
 # --------------------------------------------------------------------------------------------

@@ -132,7 +132,7 @@ def _draw_all(evaluations: Evaluation | Sequence[Evaluation], dpi: float,
         written.append(emit(filename, fig))
 
     for ev, s in zip(evs, slugs):
-        if ev.confusion.counts is None:
+        if ev.confusion.is_multilabel or ev.confusion.pairs is not None:  # pair-coded: too many classes to draw
             continue
         suffix = f"_{s}" if several else ""
         size = figure_size(len(ev.names))

@@ -644,7 +644,7 @@ def _confusion_figure(m: _Model) -> dict[str, Any] | None:
     conf = m.data.get("confusion") or {}
     names = [_ptext(n) for n in m.names]
     k = len(names)
-    if not k:
+    if not k or conf.get("cells") is not None:  # pair-coded (many classes): no heat map
         return None
     if conf.get("counts") is not None:
         counts = [[_num(v) for v in row] for row in conf["counts"]]
@@ -892,11 +892,17 @@ def _report_table(m: _Model) -> str:
         return (f'<tr data-row="{_esc(r.get("label"))}" data-kind="{kind}">'
                 f'<th scope="row">{_esc(r.get("label"))}</th>{cells}</tr>')
 
-    body = "".join(row(r, False, i) for i, r in enumerate(rep.get("rows") or []))
+    from .table import shown_classes
+
+    class_rows = rep.get("rows") or []
+    shown, notice = shown_classes(class_rows)  # many classes: those with the most support
+    body = "".join(row(class_rows[i], False, i) for i in shown)
     summary = "".join(row(r, True, k) for k, r in (rep.get("averages") or {}).items())
     ci = m.data.get("intervals")
     ci_text = (f" Under each value, its {ci['level']:.0%} confidence interval (hover for the method)."
                if ci else "")
+    if notice:
+        ci_text += f" {notice}"
     return (
         f'<div class="table-wrap"><table class="numbers report" data-model="{m.index}">'
         f"<caption>One row per {first}, then the averages; {_DASH} marks a value that is undefined "
@@ -922,12 +928,28 @@ def _confusion_table(m: _Model) -> str:
         pc = conf.get("per_class") or {}
         cols = [c for c in ("tp", "fn", "fp", "tn") if c in pc]
         head = "".join(f'<th scope="col">{c.upper()}</th>' for c in cols)
+        shown: list[int] = list(range(len(names)))
+        if conf.get("cells") is not None:  # pair-coded: per-class counts of the best-supported classes
+            from .table import shown_classes
+
+            shown, notice = shown_classes(m.report.get("rows") or [])
+            cells = len(conf["cells"].get("count") or [])
+            note = (f"{len(names):,} classes: too many for a matrix; the {cells:,} non-zero (true, predicted) "
+                    f"cells are in the JSON output (confusion.cells). Per-class counts:")
+            if notice:
+                note += f" {notice}"
         body = "".join(
-            f'<tr><th scope="row">{_esc(n)}</th>'
+            f'<tr><th scope="row">{_esc(names[i])}</th>'
             + "".join(_value_cell(c, pc[c][i], count=True) for c in cols) + "</tr>"
-            for i, n in enumerate(names)
+            for i in shown
         )
-        corner = "label"
+        corner = "label" if conf.get("cells") is None else "class"
+        if conf.get("cells") is not None:
+            return (
+                f'<p class="hint">{_esc(note)}</p><div class="table-wrap">'
+                f'<table class="numbers confusion-table" data-model="{m.index}">'
+                f'<thead><tr><th scope="col">{corner}</th>{head}</tr></thead><tbody>{body}</tbody></table></div>'
+            )
     return (
         '<details><summary>The confusion matrix as a table</summary><div class="table-wrap">'
         f'<table class="numbers confusion-table" data-model="{m.index}">'

@@ -22,8 +22,13 @@ import numpy as np
 from .. import measures as m
 from ..confusion import ConfusionMatrix
 from ..exact_sums import normalized_float_table
+from ..margins import pair_overall
 
-__all__ = ["Report", "build_report", "COLUMN_TITLES"]
+__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes"]
+
+#: Per-class tables of the terminal and HTML reports list at most this many classes (those with
+#: the most support); the JSON keeps every class.
+MAX_CLASS_ROWS = 50
 
 COLUMN_TITLES = {
     "precision": "precision",
@@ -125,8 +130,29 @@ class Report:
         return frame.set_index("label")
 
 
-def _row(label: str, values: dict[str, Any], i: int | None) -> dict[str, Any]:
-    return {"label": label, **{k: (v if i is None else v[i]) for k, v in values.items()}}
+def shown_classes(rows: list[dict[str, Any]], limit: int | None = None) -> tuple[list[int], str | None]:
+    """Indices of the class rows a per-class table shows, and the notice of what it leaves out.
+
+    Up to ``limit`` (default :data:`MAX_CLASS_ROWS`) classes: all of them, in label order, or
+    else the ``limit`` with the most support (ties in label order), and a notice (None when all fit).
+
+    >>> shown_classes([{"support": 1}, {"support": 5}, {"support": 3}], limit=2)
+    ([1, 2], '1 more class not shown: the table lists the 2 of 3 classes with the most support; every class is in the JSON output (--json).')
+    """
+    limit = MAX_CLASS_ROWS if limit is None else limit
+    k = len(rows)
+    if k <= limit:
+        return list(range(k)), None
+    support = np.array([_support_key(r.get("support")) for r in rows], dtype=np.float64)
+    top = np.argsort(-support, kind="stable")[:limit]
+    hidden = k - limit
+    notice = (f"{hidden:,} more {'class' if hidden == 1 else 'classes'} not shown: the table lists the "
+              f"{limit} of {k:,} classes with the most support; every class is in the JSON output (--json).")
+    return top.tolist(), notice
+
+
+def _support_key(v: Any) -> float:
+    return float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not math.isnan(v) else -1.0
 
 
 def _rates(tp, fp, fn, tn, beta: float | None) -> dict[str, np.ndarray]:
@@ -186,8 +212,12 @@ def build_report(
         per_class["average_precision"] = average_precision
     columns = list(per_class)
     names = confusion.names
-    rows = [_row(names[i], per_class, i) for i in range(len(names))]
-    rows = [{k: _clean(v) for k, v in r.items()} for r in rows]
+    # one tolist() per column (Python numbers, as _clean gives) instead of k x columns numpy scalars
+    lists = {k: (v.tolist() if isinstance(v, np.ndarray) else [v[i] for i in range(len(names))])
+             for k, v in per_class.items()}
+    lists = {k: (v if isinstance(per_class[k], np.ndarray) else [_clean(x) for x in v]) for k, v in lists.items()}
+    keys = list(lists)
+    rows = [{"label": n, **dict(zip(keys, vals))} for n, vals in zip(names, zip(*lists.values()))]
 
     # averages
     sums = [a.sum() for a in (tp, fp, fn, tn)]
@@ -216,7 +246,9 @@ def build_report(
     }
 
     overall: dict[str, Any] = {}
-    if confusion.counts is not None:
+    if confusion.pairs is not None:  # many classes: read off the margins, no k x k table
+        overall.update(pair_overall(confusion.pairs))
+    elif confusion.counts is not None:
         # extreme weights: scaled by a power of two so that the formulas' products stay in range
         cm = normalized_float_table(np.asarray(confusion.formula_counts(), dtype=np.float64))
         overall["accuracy"] = float(m.accuracy(cm))
@@ -235,15 +267,21 @@ def build_report(
         overall.update({k: _clean(v) for k, v in headline.items()})
 
     all_notes = list(notes or [])
-    all_notes += _undefined_notes(rows, columns, names)
+    all_notes += _undefined_notes(rows, columns, names, per_class)
     return Report(columns, rows, averages, overall, all_notes)
 
 
-def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list[str]) -> list[str]:
-    """One sentence per metric that is undefined for some classes."""
+def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list[str],
+                     arrays: dict[str, Any] | None = None) -> list[str]:
+    """One sentence per metric that is undefined for some classes (``arrays``: the per-class
+    columns, read at once where they are float arrays)."""
     out = []
     for c in columns:
-        bad = [r["label"] for r in rows if isinstance(r.get(c), float) and math.isnan(r[c])]
+        a = None if arrays is None else arrays.get(c)
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f":
+            bad = [rows[i]["label"] for i in np.flatnonzero(np.isnan(a))]
+        else:
+            bad = [r["label"] for r in rows if isinstance(r.get(c), float) and math.isnan(r[c])]
         if not bad:
             continue
         shown = ", ".join(repr(b) for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")

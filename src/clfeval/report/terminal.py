@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .table import title
+from .table import shown_classes, title
 from .text import format_value
 
 if TYPE_CHECKING:
@@ -78,7 +78,9 @@ SHORT_TITLES = {"precision": "prec.", "recall": "recall", "f1": "F1", "fallout":
 
 def _report_table(ev: Evaluation, width: int) -> Any:
     rep = ev.report
-    rows = [*rep.rows, *rep.averages.values()]
+    shown, notice = shown_classes(rep.rows)  # many classes: those with the most support
+    class_rows = [rep.rows[i] for i in shown]
+    rows = [*class_rows, *rep.averages.values()]
     cells = {c: [format_value(r.get(c), rep.digits, c) for r in rows] for c in rep.columns}
     labels = [str(r["label"]) for r in rows]
     full = [title(c) for c in rep.columns]
@@ -86,21 +88,21 @@ def _report_table(ev: Evaluation, width: int) -> Any:
     short = need > width
     if short:  # narrow terminal: short titles, averages named by their kind only
         full = [SHORT_TITLES.get(c, title(c)) for c in rep.columns]
-        labels = labels[: len(rep.rows)] + [str(k) for k in rep.averages]
+        labels = labels[: len(class_rows)] + [str(k) for k in rep.averages]
     table = _table("Classification report")
     table.add_column("class", justify="right", style="bold", min_width=min(24, max(map(len, labels))))
     for t, c in zip(full, rep.columns):
         table.add_column(t, justify="right", min_width=max(map(len, cells[c])), no_wrap=True)
-    last = len(rep.rows) - 1
+    last = len(class_rows) - 1
     for i, (label, r) in enumerate(zip(labels, rows)):
         style = "italic" if i > last else None
         table.add_row(_esc(label), *(_cell(r.get(c), rep.digits, c) for c in rep.columns),
                       end_section=i == last, style=style)
+    captions = [notice] if notice else []
     if short:
-        legend = ", ".join(f"{SHORT_TITLES[c]} = {title(c)}" for c in rep.columns
-                           if c in SHORT_TITLES and SHORT_TITLES[c] != title(c))
-        return _with_caption(table, legend)
-    return table
+        captions.append(", ".join(f"{SHORT_TITLES[c]} = {title(c)}" for c in rep.columns
+                                  if c in SHORT_TITLES and SHORT_TITLES[c] != title(c)))
+    return _with_caption(table, "\n".join(captions)) if captions else table
 
 
 def _overall_table(ev: Evaluation) -> Any:
@@ -119,7 +121,7 @@ def _overall_table(ev: Evaluation) -> Any:
 
 def _confusion_table(ev: Evaluation) -> Any:
     cm = ev.confusion
-    if cm.counts is None:  # multilabel: one 2x2 table per label
+    if cm.is_multilabel:  # multilabel: one 2x2 table per label
         table = _table("Per-label counts")
         table.add_column("label", justify="right", style="bold")
         for c in ("TP", "FN", "FP", "TN"):
