@@ -14,6 +14,7 @@ command installs its Ctrl-C handling before numpy and the rest load (see :mod:`c
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -44,11 +45,11 @@ __all__ = list(_PUBLIC)
 def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _PUBLIC:  # a submodule (clfeval.labels...): imported on its own, as ``import`` would
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        return importlib.import_module(f".{name}", __name__)
     _load_all()  # the whole public surface at once, in its usual order (no partial imports)
-    if name not in _PUBLIC:  # a submodule the public ones import (clfeval.labels...), as before
-        if name in globals():
-            return globals()[name]
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module_name, attribute = _PUBLIC[name]
     module = importlib.import_module(f".{module_name}", __name__)
     value = module if attribute is None else getattr(module, attribute)
