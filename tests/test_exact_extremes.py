@@ -190,6 +190,17 @@ def test_roc_auc_with_subnormal_weights():
     assert cm.roc_auc_score(y, s, sample_weight=[1e308] * 5) == 1.0
 
 
+@pytest.mark.parametrize("drop", [True, False])
+def test_curves_with_weights_whose_sums_overflow_equal_the_unweighted_ones(drop):
+    y, s = [0, 0, 1, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.8, 0.4, 0.2]
+    for fn in ("roc_curve", "precision_recall_curve"):
+        big = getattr(cm, fn)(y, s, sample_weight=[1e308] * 7, drop_intermediate=drop)
+        plain = getattr(cm, fn)(y, s, drop_intermediate=drop)
+        for a, b in zip(big, plain):
+            np.testing.assert_array_equal(a, b)  # scikit-learn gives NaN rates here (inf / inf)
+    assert cm.average_precision_score(y, s, sample_weight=[1e308] * 7) == cm.average_precision_score(y, s)
+
+
 def test_roc_auc_with_a_smallest_subnormal_negative():
     y, s, w = [0, 1, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 0.1], [5e-324, 1.5, 0, 0, 0, 0, 1]
     # positives 1 (score 0.1) and 1.5 (score 0, tied with the only negative): (1 + 0.75) / 2.5
@@ -395,3 +406,39 @@ def test_ranking_areas_with_float_weights_across_the_range(rows):
     exact_ap = _ap_oracle(y, s, w)
     if exact_ap is not None:
         assert _close(ap, exact_ap, 4) or abs(ap - float(exact_ap)) < 1e-300, (ap, float(exact_ap))
+
+
+def _cumulative_oracle(y, s, w):
+    """Distinct scores with weight (decreasing) and the exact cumulative (tps, fps) there."""
+    out, tps, fps = [], Fraction(0), Fraction(0)
+    for thr in sorted(set(si for si, wi in zip(s, w) if wi), reverse=True):
+        tps += sum(Fraction(wi) for yi, si, wi in zip(y, s, w) if si == thr and yi == 1)
+        fps += sum(Fraction(wi) for yi, si, wi in zip(y, s, w) if si == thr and yi == 0)
+        out.append((thr, tps, fps))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 1), st.sampled_from([0.0, 0.1, 0.5, 0.7, 1.0]), extreme),
+                min_size=2, max_size=10))
+def test_curves_with_float_weights_across_the_range(rows):
+    y, s, w = (list(c) for c in zip(*rows))
+    if not any(w) or len(set(y)) < 2:
+        return
+    points = _cumulative_oracle(y, s, w)
+    p_total, n_total = points[-1][1], points[-1][2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fpr, tpr, thr = cm.roc_curve(y, s, sample_weight=w, drop_intermediate=False)
+        precision, recall, pr_thr = cm.precision_recall_curve(y, s, sample_weight=w)
+    assert thr[1:].tolist() == [t for t, _, _ in points]
+    if p_total and n_total:
+        for i, (_, tps, fps) in enumerate(points, start=1):
+            assert _close(tpr[i], tps / p_total) and _close(fpr[i], fps / n_total), (i, tpr[i], fpr[i])
+    assert pr_thr[::-1].tolist() == [t for t, _, _ in points]
+    for i, (_, tps, fps) in enumerate(points):
+        j = len(points) - 1 - i  # precision_recall_curve: thresholds increasing
+        if tps + fps:
+            assert _close(precision[j], tps / (tps + fps)) or abs(precision[j] - float(tps / (tps + fps))) < 1e-300
+        if p_total:
+            assert _close(recall[j], tps / p_total) or abs(recall[j] - float(tps / p_total)) < 1e-300

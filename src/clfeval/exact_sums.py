@@ -50,7 +50,12 @@ __all__ = [
     "weight_total",
     "ranking_weight_scale",
     "class_total_overflows",
+    "overflow_scaled_weights",
     "exact_average_precision",
+    "exact_cumulative",
+    "exact_roc_points",
+    "exact_pr_points",
+    "sums_overflow",
     "rescale_classes",
 ]
 
@@ -425,20 +430,49 @@ def class_total_overflows(weights: np.ndarray | None, is_pos: np.ndarray) -> boo
         return not all(np.isfinite(weights[m].sum()) for m in (is_pos, ~is_pos))
 
 
-def exact_average_precision(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> float:
-    """Average precision from exact sums of float weights (Python ints in units of 2**-1074): for
-    weights whose sums pass the float range, where no single float scale keeps both the largest
-    sums and the smallest weights. Each precision and recall step is correctly rounded; their
-    products are summed in float64. 0 without positive weight.
+def overflow_scaled_weights(weights: np.ndarray | None, groups: np.ndarray | None = None) -> np.ndarray | None:
+    """Weights for curves (rates and precisions: ratios of sums, exact enough however small):
+    scaled down by 2**-bits(n), just enough, only where a total passes the float range - each
+    class on its own with ``groups`` (ROC and DET rates read each class alone), else all at
+    once (precision mixes them). Unchanged (the same object) otherwise.
 
-    >>> exact_average_precision(np.array([False, False, False, True]), np.array([0., 0., .1, .1]),
-    ...                         np.array([1e308, 1e308, 5e-324, 5e-324]))
-    0.5
+    >>> overflow_scaled_weights(np.array([1e308, 1e308, 1e-300]), np.array([False, False, True])).tolist()
+    [2.5e+307, 2.5e+307, 1e-300]
+    """
+    if weights is None or weights.dtype.kind != "f" or weights.size == 0:
+        return weights
+    n = weights.size
+    if float(weights.max()) * n < 1e308:
+        return weights
+    shift = -int(n).bit_length()
+    parts = [np.ones(n, dtype=bool)] if groups is None else [groups, ~groups]
+    out = weights
+    with np.errstate(over="ignore"):
+        for mask in parts:
+            if np.isfinite(weights[mask].sum()):
+                continue
+            if out is weights:
+                out = np.array(weights, dtype=np.float64)
+            out[mask] = np.ldexp(out[mask], shift)
+    return out
+
+
+def exact_cumulative(
+    is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Exact per-score sums of float weights (Python ints in units of 2**-1074): the distinct
+    scores of positive weight (decreasing), the positives' and negatives' sums there, and their
+    running sums (tps, fps). For weights whose sums pass the float range.
+
+    >>> s, pos, neg, tps, fps = exact_cumulative(np.array([True, False]), np.array([.2, .1]), np.array([1.0, 0.5]))
+    >>> s.tolist(), [int(t) >> 1073 for t in tps], [int(f) >> 1073 for f in fps]
+    ([0.2, 0.1], [2, 2], [0, 1])
     """
     keep = weights != 0
     is_pos, scores, weights = is_pos[keep], scores[keep], weights[keep]
-    if not is_pos.any():
-        return 0.0
+    if scores.size == 0:
+        empty = np.zeros(0, dtype=object)
+        return np.zeros(0), empty, empty, empty, empty
     order = np.argsort(-scores, kind="stable")
     s = scores[order]
     new = np.empty(s.size, dtype=bool)
@@ -450,13 +484,89 @@ def exact_average_precision(is_pos: np.ndarray, scores: np.ndarray, weights: np.
     w = weights[order]
     pos = float_bincount_exact(group[positive], w[positive], d)
     neg = float_bincount_exact(group[~positive], w[~positive], d)
-    tps = np.cumsum(pos)
-    predicted = tps + np.cumsum(neg)
-    total = tps[-1]
-    steps = [(i, p) for i, p in enumerate(pos.tolist()) if p]
-    precision = exact_ratio(np.array([tps[i] for i, _ in steps], dtype=object),
-                            np.array([predicted[i] for i, _ in steps], dtype=object))
-    recall_steps = exact_ratio(np.array([p for _, p in steps], dtype=object), np.array(total, dtype=object))
+    return s[new] + 0.0, pos, neg, np.cumsum(pos), np.cumsum(neg)
+
+
+def sums_overflow(weights: np.ndarray | None, is_pos: np.ndarray) -> bool:
+    """Whether a class's total weight, or the total of both, passes the float64 range.
+
+    >>> sums_overflow(np.array([1e308, 1e308]), np.array([True, False]))
+    True
+    """
+    if class_total_overflows(weights, is_pos):
+        return True
+    if weights is None or weights.dtype.kind != "f" or float(weights.max()) * weights.size < 1e308:
+        return False
+    with np.errstate(over="ignore"):
+        return not np.isfinite(weights.sum())
+
+
+def exact_roc_points(
+    is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray, drop_intermediate: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """ROC curve (fpr, tpr, thresholds) from exact sums (:func:`exact_cumulative`), each rate
+    correctly rounded; the points :func:`clfeval.curves.roc_points` gives.
+
+    >>> fpr, tpr, thr = exact_roc_points(np.array([False, True]), np.array([.1, .2]), np.array([1e308, 1e308]))
+    >>> fpr.tolist(), tpr.tolist(), thr.tolist()
+    ([0.0, 0.0, 1.0], [0.0, 1.0, 1.0], [inf, 0.2, 0.1])
+    """
+    thr, pos, neg, tps, fps = exact_cumulative(is_pos, scores, weights)
+    d = thr.size
+    idx = np.arange(d)
+    if drop_intermediate and d > 2:  # corners: the per-score counts change (exact)
+        keep = np.ones(d, dtype=bool)
+        keep[1:-1] = (pos[1:-1] != pos[2:]) | (neg[1:-1] != neg[2:])
+        idx = np.flatnonzero(keep)
+    p_total, n_total = (tps[-1], fps[-1]) if d else (0, 0)
+    fpr = np.concatenate([[0.0], exact_ratio(fps[idx], np.array(n_total, dtype=object))])
+    tpr = np.concatenate([[0.0], exact_ratio(tps[idx], np.array(p_total, dtype=object))])
+    for rate in (fpr, tpr):
+        if np.isnan(rate[-1]):
+            rate[0] = np.nan
+    return fpr, tpr, np.concatenate([[np.inf], thr[idx]])
+
+
+def exact_pr_points(
+    is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray, drop_intermediate: bool = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Precision-recall curve in scikit-learn's order (thresholds increasing, then the point
+    (1, 0)) from exact sums (:func:`exact_cumulative`), each value correctly rounded.
+
+    >>> p, r, t = exact_pr_points(np.array([False, True]), np.array([.1, .2]), np.array([1e308, 1e308]))
+    >>> p.tolist(), r.tolist(), t.tolist()
+    ([0.5, 1.0, 1.0], [1.0, 1.0, 0.0], [0.1, 0.2])
+    """
+    thr, _, _, tps, fps = exact_cumulative(is_pos, scores, weights)
+    if drop_intermediate and tps.size > 2:
+        keep = np.ones(tps.size, dtype=bool)
+        change = tps[1:] != tps[:-1]
+        keep[1:-1] = change[:-1] | change[1:]
+        thr, tps, fps = thr[keep], tps[keep], fps[keep]
+    predicted = tps + fps
+    precision = np.nan_to_num(exact_ratio(tps, predicted), nan=0.0)
+    p_total = tps[-1] if tps.size else 0
+    recall = exact_ratio(tps, np.array(p_total, dtype=object)) if p_total else np.ones(tps.size)
+    return (np.concatenate([precision[::-1], [1.0]]), np.concatenate([recall[::-1], [0.0]]),
+            thr[::-1].copy())
+
+
+def exact_average_precision(is_pos: np.ndarray, scores: np.ndarray, weights: np.ndarray) -> float:
+    """Average precision from exact sums of float weights (:func:`exact_cumulative`): for
+    weights whose sums pass the float range, where no single float scale keeps both the largest
+    sums and the smallest weights. Each precision and recall step is correctly rounded; their
+    products are summed in float64. 0 without positive weight.
+
+    >>> exact_average_precision(np.array([False, False, False, True]), np.array([0., 0., .1, .1]),
+    ...                         np.array([1e308, 1e308, 5e-324, 5e-324]))
+    0.5
+    """
+    _, pos, _, tps, fps = exact_cumulative(is_pos, scores, weights)
+    if not pos.size or tps[-1] == 0:
+        return 0.0
+    steps = np.flatnonzero(pos != 0)
+    precision = exact_ratio(tps[steps], tps[steps] + fps[steps])
+    recall_steps = exact_ratio(pos[steps], np.array(tps[-1], dtype=object))
     return float(np.dot(precision, recall_steps))
 
 

@@ -28,7 +28,15 @@ from ..curves import (
     roc_points,
     trapezoid,
 )
-from ..exact_sums import class_total_overflows, exact_average_precision, ranking_weight_scale
+from ..exact_sums import (
+    class_total_overflows,
+    exact_average_precision,
+    exact_pr_points,
+    exact_roc_points,
+    overflow_scaled_weights,
+    ranking_weight_scale,
+    sums_overflow,
+)
 from ..exceptions import UndefinedMetricWarning
 from ..labels import (
     as_1d,
@@ -146,8 +154,11 @@ def _resolve_pos_label(pos_label: Any, classes: np.ndarray, func: str) -> Any:
 
 def _binary_table(
     y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, func: str
-) -> tuple[ScoreTable, np.ndarray]:
-    """Validate binary-curve input and build its table; also return y_true's distinct labels."""
+) -> tuple[ScoreTable | tuple, np.ndarray]:
+    """Validate binary-curve input and build its table; also return y_true's distinct labels.
+
+    Float weights whose sums pass the float range give, for the ROC and PR curves, the validated
+    (is_pos, scores, weights) instead: those curves are then read off exact sums."""
     y = _labels_1d(y_true, func)
     s = _scores_1d(y_score, func)
     n = check_consistent_length(y_true=y, y_score=s)
@@ -163,9 +174,10 @@ def _binary_table(
         raise _kind_error(kind, func, y, hint)
     pos_label = _resolve_pos_label(pos_label, classes, func)
     is_pos = _is_label(y, pos_label)
-    # extreme float weights: scaled by powers of two (per class for the ROC and DET rates,
-    # which read each class on its own; one scale for precision, which mixes them)
-    w = ranking_weight_scale(w, None if func == "precision_recall_curve" else is_pos)
+    if func != "det_curve" and sums_overflow(w, is_pos):
+        return (is_pos, s, w), classes
+    # DET: float weights whose sums pass the float range scaled down by a power of two per class
+    w = overflow_scaled_weights(w, is_pos)
     return ScoreTable._build(is_pos, s, _BINARY, w), classes
 
 
@@ -205,6 +217,12 @@ def roc_curve(
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
     """
     table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "roc_curve")
+    if isinstance(table, tuple):  # weight sums past the float range: exact sums
+        fpr, tpr, thr = exact_roc_points(*table, drop_intermediate)
+        for rate, message in ((fpr, _NO_NEGATIVE), (tpr, _NO_POSITIVE)):
+            if np.isnan(rate[-1]):
+                warnings.warn(message, UndefinedMetricWarning, stacklevel=2)
+        return fpr, tpr, thr
     neg, pos = table.binary_counts(compact=True)
     n_total, p_total = table.totals
     if n_total <= 0:
@@ -231,6 +249,12 @@ def precision_recall_curve(
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
     """
     table, _ = _binary_table(y_true, y_score, pos_label, sample_weight, "precision_recall_curve")
+    if isinstance(table, tuple):  # weight sums past the float range: exact sums
+        is_pos, _, w = table
+        if not (is_pos & (w > 0)).any():
+            warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
+        precision, recall, thresholds = exact_pr_points(*table, drop_intermediate)
+        return precision, recall, thresholds.astype(_score_dtype(y_score), copy=False)
     neg, pos = table.binary_counts(compact=True)
     if table.totals[1] <= 0:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
