@@ -541,7 +541,7 @@ def hamming_loss(y_true: Any, y_pred: Any, *, sample_weight: Any = None) -> floa
     if isinstance(counts, MultilabelCounts):
         wrong = counts.tables[:, 0, 1].sum() + counts.tables[:, 1, 0].sum()
         return float(wrong / (counts.n_labels * _weighted_total(counts)))
-    total = counts.table.sum()
+    total = _weighted_total(counts)
     if total == 0:
         raise ZeroDivisionError("Weights sum to zero, can't be normalized")
     return _div(total - _trace(counts, exact=True), total)

@@ -204,7 +204,7 @@ def build_report(
     support = tp + fn
     per_class: dict[str, Any] = _rates(tp, fp, fn, tn, beta)
     per_class["support"] = pc["tp"] + pc["fn"]
-    if confusion.counts is not None and confusion.formula_counts() is not confusion.counts:
+    if confusion.pairs is None and confusion.counts is not None and confusion.formula_counts() is not confusion.counts:
         with np.errstate(over="ignore"):  # weight sums past the float range: the row sums (inf)
             per_class["support"] = confusion.counts.sum(axis=1)
     if roc_auc is not None:
