@@ -277,7 +277,9 @@ def test_ctrl_c_while_starting_up(work: Path) -> None:
     start = _startup()  # before that the interpreter itself starts: no clfeval code can run yet
     for delay in (0.0, 0.05, 0.1, 0.25):
         for attempt in range(3):
-            r = _signalled(["report", "i.csv", "--json", "o.json"], work, start + delay + 0.05 * attempt)
+            # the pause before the commit keeps a fast machine from finishing within the delay
+            r = _signalled(["report", "i.csv", "--json", "o.json"], work, start + delay + 0.05 * attempt,
+                           **{PAUSE: "30"})
             if "init_import_site" not in r.stderr:  # the interpreter's own start-up (site), not clfeval's
                 break
         one_line_error(r, 130, "interrupted (SIGINT); nothing was written")
