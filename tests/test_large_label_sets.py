@@ -359,6 +359,8 @@ def test_cli_report_at_100000_labels(big_csv, tmp_path):
     assert f"{hidden:,} more classes not shown: the table lists the 50 of {k:,} classes with the most support" in text
     assert "every class is in the JSON output (--json)" in text
     data = json.loads(out.read_text())
+    cells = len(data["confusion"]["cells"]["count"])
+    assert f"Confusion matrix: {k:,} classes, kept as its {cells:,} non-zero cells" in text
     assert data["report"]["overall"]["accuracy"] == skm.accuracy_score(yt, yp)
     assert data["report"]["averages"]["macro"]["f1"] == pytest.approx(skm.f1_score(yt, yp, average="macro"), rel=1e-12)
     assert len(data["report"]["rows"]) == k == len(data["confusion"]["per_class"]["tp"])

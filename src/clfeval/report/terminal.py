@@ -130,6 +130,9 @@ def _confusion_table(ev: Evaluation) -> Any:
         for i, name in enumerate(cm.names):
             table.add_row(_esc(name), *(format_value(_num(pc[k][i]), column="support") for k in ("tp", "fn", "fp", "tn")))
         return table
+    if cm.pairs is not None:  # pair-coded: no page or picture draws a k x k table either
+        return (f"Confusion matrix: {len(cm.names):,} classes, kept as its {cm.pairs.codes.size:,} non-zero cells; "
+                "every cell is in the JSON output (--json: confusion.cells).")
     if len(cm.names) > MAX_MATRIX_CLASSES:
         return f"Confusion matrix: {len(cm.names)} classes, too many for the terminal; see --html or --png."
     share = cm.normalized("true")
