@@ -338,7 +338,8 @@ class _Staged:
 
     def __init__(self, out: Output, fd: int, name: Path | None) -> None:
         self.out, self.fd, self.name = out, fd, name
-        self.backup: Path | None = None
+        self.backup: Path | None = None  # a spare link to the file the target held, to put it back
+        self.existed = False  # the target held a file before the commit
 
     @classmethod
     def create(cls, out: Output, folder: Path) -> _Staged:
@@ -386,6 +387,7 @@ class _Staged:
             os.replace(self.name, hidden)
             self.name = hidden
         with suppress(OSError):  # keep the original to put it back if a later rename fails
+            self.existed = os.path.lexists(self.out.path)  # type: ignore[arg-type]
             if stat.S_ISREG(os.lstat(self.out.path).st_mode):  # type: ignore[arg-type]
                 backup = _hidden_name(folder)
                 os.link(self.out.path, backup, follow_symlinks=False)  # type: ignore[arg-type]
@@ -493,14 +495,21 @@ class StagedOutputs:
                     current = staged.out.shown
                     staged.name_beside_target()
                 _test_pause(TEST_PAUSE_COMMIT_ENV)
-                for staged in self._staged:
+                # a target whose original could not be kept (no hard links on that file system)
+                # cannot be put back: such files are replaced last, when nothing else can fail
+                order = sorted(self._staged, key=lambda st: st.existed and st.backup is None)
+                for staged in order:
                     current = staged.out.shown
                     os.replace(staged.name, staged.out.path)  # type: ignore[arg-type]
                     staged.name = None
                     done.append(staged)
             except OSError as exc:
-                self._roll_back(done)
-                raise cannot_write(current or "?", exc) from None
+                kept = self._roll_back(done)
+                error = cannot_write(current or "?", exc)
+                if kept:
+                    error = OutputError(f"{error}; the earlier content of {', '.join(kept)} could not be put back "
+                                        "and is kept as named")
+                raise error from None
             written = [s.out.shown for s in self._staged]
             self._made = []
             for staged in self._staged:
@@ -531,14 +540,26 @@ class StagedOutputs:
             _progress["writing"] = None
             _progress["written"].append(out.shown)
 
-    def _roll_back(self, done: list[_Staged]) -> None:
-        for staged in reversed(done):  # put the originals back (or remove what was new)
-            with suppress(OSError):
-                if staged.backup is not None:
+    def _roll_back(self, done: list[_Staged]) -> list[str]:
+        """Put the originals back and remove what was new; never removes a file the user had.
+        Returns the outputs whose original could not be put back (its spare link is kept)."""
+        kept: list[str] = []
+        for staged in reversed(done):
+            if staged.backup is not None:
+                try:
                     os.replace(staged.backup, staged.out.path)  # type: ignore[arg-type]
-                    staged.backup = None
-                else:
+                except OSError:  # keep it under a name no sweep of staged files removes
+                    spare = staged.out.path.with_name(f"{staged.out.path.name}.clfeval-original")  # type: ignore[union-attr]
+                    try:
+                        os.replace(staged.backup, spare)
+                    except OSError:
+                        spare = staged.backup
+                    kept.append(f"{staged.out.shown} ({spare})")
+                staged.backup = None  # restored, or kept: never unlinked
+            elif not staged.existed:
+                with suppress(OSError):
                     os.unlink(staged.out.path)  # type: ignore[arg-type]
+        return kept
 
     def discard(self) -> None:
         """Remove every staged file (and folders made for them); the targets stay as they were."""
