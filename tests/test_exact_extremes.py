@@ -442,3 +442,22 @@ def test_curves_with_float_weights_across_the_range(rows):
             assert _close(precision[j], tps / (tps + fps)) or abs(precision[j] - float(tps / (tps + fps))) < 1e-300
         if p_total:
             assert _close(recall[j], tps / p_total) or abs(recall[j] - float(tps / p_total)) < 1e-300
+
+
+def test_the_report_reads_integer_weights_exactly_like_the_metrics() -> None:
+    """evaluate()'s report (and so the CLI's) divides the exact integer counts: error rate
+    1/(2**53 + 5), correctly rounded, and MCC/kappa/F1 equal to the metrics functions."""
+    from fractions import Fraction
+
+    import clfeval
+    from clfeval import metrics
+
+    yt, yp, w = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1], [2**53 + 1, 1, 1, 1, 1]
+    overall = clfeval.evaluate(yt, yp, sample_weight=w).report.overall
+    assert overall["error_rate"] == float(Fraction(1, 2**53 + 5))
+    assert overall["accuracy"] == float(Fraction(2**53 + 4, 2**53 + 5))
+    assert overall["mcc"] == metrics.matthews_corrcoef(yt, yp, sample_weight=w)
+    assert overall["kappa"] == metrics.cohen_kappa_score(yt, yp, sample_weight=w)
+    assert overall["balanced_accuracy"] == metrics.balanced_accuracy_score(yt, yp, sample_weight=w)
+    rows = clfeval.evaluate(yt, yp, sample_weight=w).report.rows
+    assert [r["f1"] for r in rows] == metrics.f1_score(yt, yp, sample_weight=w, average=None).tolist()

@@ -151,6 +151,16 @@ def shown_classes(rows: list[dict[str, Any]], limit: int | None = None) -> tuple
     return top.tolist(), notice
 
 
+def _counts_for_formulas(a: np.ndarray) -> np.ndarray:
+    """Counts as the formulas should read them: integer (or Python-int object) arrays unchanged,
+    anything else as float64.
+
+    >>> _counts_for_formulas(np.array([2**53 + 1])).dtype.kind, _counts_for_formulas(np.array([True])).dtype
+    ('i', dtype('float64'))
+    """
+    return a if a.dtype.kind in "iuO" else a.astype(np.float64)
+
+
 def _support_key(v: Any) -> float:
     return float(v) if isinstance(v, (int, float, np.integer, np.floating)) and not math.isnan(v) else -1.0
 
@@ -200,8 +210,9 @@ def build_report(
     """
     pc = confusion.per_class()
     rates_pc = confusion.formula_per_class()  # proportional, in range where weight sums overflow
-    tp, fp, fn, tn = (rates_pc[k].astype(np.float64) for k in ("tp", "fp", "fn", "tn"))
-    support = tp + fn
+    # integer counts stay integers: the formulas divide them exactly (correctly rounded past 2**53)
+    tp, fp, fn, tn = (_counts_for_formulas(rates_pc[k]) for k in ("tp", "fp", "fn", "tn"))
+    support = np.asarray(tp + fn, dtype=np.float64)  # the weights of the weighted average
     per_class: dict[str, Any] = _rates(tp, fp, fn, tn, beta)
     per_class["support"] = pc["tp"] + pc["fn"]
     if confusion.pairs is None and confusion.counts is not None and confusion.formula_counts() is not confusion.counts:
@@ -220,7 +231,7 @@ def build_report(
     rows = [{"label": n, **dict(zip(keys, vals))} for n, vals in zip(names, zip(*lists.values()))]
 
     # averages
-    sums = [a.sum() for a in (tp, fp, fn, tn)]
+    sums = [sum(a.tolist()) if a.dtype.kind in "iuO" else a.sum() for a in (tp, fp, fn, tn)]  # ints: no wrap
     micro = _rates(*sums, beta)
     total_support = _clean(per_class["support"].sum())
     averages: dict[str, dict[str, Any]] = {
@@ -249,8 +260,11 @@ def build_report(
     if confusion.pairs is not None:  # many classes: read off the margins, no k x k table
         overall.update(pair_overall(confusion.pairs))
     elif confusion.counts is not None:
-        # extreme weights: scaled by a power of two so that the formulas' products stay in range
-        cm = normalized_float_table(np.asarray(confusion.formula_counts(), dtype=np.float64))
+        # integer tables as they are (the formulas take their exact path where float64 would round);
+        # extreme float weights scaled by a power of two so that the products stay in range
+        cm = _counts_for_formulas(np.asarray(confusion.formula_counts()))
+        if cm.dtype.kind == "f":
+            cm = normalized_float_table(cm)
         overall["accuracy"] = float(m.accuracy(cm))
         overall["error_rate"] = float(m.error_rate(cm))
         overall["balanced_accuracy"] = float(m.balanced_accuracy(cm))
