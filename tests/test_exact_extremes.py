@@ -461,3 +461,24 @@ def test_the_report_reads_integer_weights_exactly_like_the_metrics() -> None:
     assert overall["balanced_accuracy"] == metrics.balanced_accuracy_score(yt, yp, sample_weight=w)
     rows = clfeval.evaluate(yt, yp, sample_weight=w).report.rows
     assert [r["f1"] for r in rows] == metrics.f1_score(yt, yp, sample_weight=w, average=None).tolist()
+
+
+@pytest.mark.parametrize("weights", [[1e308] * 5, [1e-320] * 5, [5e-324, 1e308, 1.0, 1.0, 1.0]])
+def test_streams_and_merges_keep_the_exact_sums_of_extreme_float_weights(weights) -> None:
+    """Batches and merged streams give evaluate()'s numbers (not NaN) for weights at the ends of
+    the float range: the stream keeps the batches' exact sums."""
+    import clfeval
+
+    yt, yp, w = np.array([0, 1, 1, 0, 1]), np.array([0, 1, 0, 0, 1]), np.array(weights)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        whole = clfeval.evaluate(yt, yp, sample_weight=w).report
+        stream = clfeval.StreamingEvaluation()
+        for part in (slice(0, 2), slice(2, 5)):
+            stream.update(yt[part], yp[part], sample_weight=w[part])
+        a = clfeval.StreamingEvaluation().update(yt[:3], yp[:3], sample_weight=w[:3])
+        b = clfeval.StreamingEvaluation().update(yt[3:], yp[3:], sample_weight=w[3:])
+        for result in (stream.result().report, a.merge(b).result().report):
+            assert result.overall == whole.overall
+            assert [r["f1"] for r in result.rows] == [r["f1"] for r in whole.rows]
+    assert not np.isnan(whole.overall["mcc"])

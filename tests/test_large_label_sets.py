@@ -466,3 +466,46 @@ def test_many_named_labels_over_few_rows_stay_pair_coded():
     assert ev.confusion.pairs is not None and ev.report.overall["accuracy"] == 2 / 3
     assert cm.f1_score([3, 5, 5], [3, 5, 7], labels=labels, average=None, zero_division=0).sum() == pytest.approx(
         skm.f1_score([3, 5, 5], [3, 5, 7], labels=labels[:10], average=None, zero_division=0).sum())
+
+
+EXTREME_WEIGHTS = [
+    [2**53 + 1, 1, 1, 1, 1],  # integer sums float64 would round; MCC's products cancel in float64
+    [2**62] * 5,  # sums past int64
+    [1e308] * 5,  # float sums past the float range
+    [1e-320] * 5,  # subnormal weights: products underflow
+]
+
+
+@pytest.mark.parametrize("weights", EXTREME_WEIGHTS, ids=["2**53+1", "2**62", "1e308", "1e-320"])
+def test_pair_coded_counts_keep_the_exact_values_of_extreme_weights(monkeypatch, weights) -> None:
+    """The issue's extreme weights give the same numbers pair-coded as dense (which are exact)."""
+    yt, yp = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1]
+    w = np.array(weights)
+
+    def numbers() -> list[float]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            o = clfeval.evaluate(yt, yp, sample_weight=w).report.overall
+            return [cm.accuracy_score(yt, yp, sample_weight=w), cm.matthews_corrcoef(yt, yp, sample_weight=w),
+                    cm.cohen_kappa_score(yt, yp, sample_weight=w), cm.balanced_accuracy_score(yt, yp, sample_weight=w),
+                    *cm.f1_score(yt, yp, sample_weight=w, average=None).tolist(),
+                    o["accuracy"], o["error_rate"], o["mcc"], o["kappa"], o["balanced_accuracy"]]
+
+    dense = numbers()
+    monkeypatch.setattr(sparse_counts, "SPARSE_ABOVE", 0)
+    assert isinstance(ConfusionCounts.from_labels(yt, yp, sample_weight=w), PairCounts)
+    assert numbers() == dense
+    assert not any(np.isnan(dense))
+
+
+def test_pair_coded_extreme_float_weights_merge_like_concatenation() -> None:
+    yt, yp = np.array([0, 1, 1, 0, 1]), np.array([0, 1, 0, 0, 1])
+    labels = np.array([0, 1])
+    halves = [PairCounts.from_codes(yt[s], yp[s], labels, np.full(len(yt[s]), 1e308)) for s in (slice(0, 2), slice(2, 5))]
+    merged = halves[0].merge(halves[1])
+    whole = PairCounts.from_codes(yt, yp, labels, np.full(5, 1e308))
+    assert merged.codes.tolist() == whole.codes.tolist()
+    assert merged.for_formulas()[0].values.tolist() == whole.for_formulas()[0].values.tolist()
+    from clfeval import margins
+
+    assert margins.matthews_corrcoef(merged) == pytest.approx(2 / 3, rel=1e-15)

@@ -16,17 +16,16 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from .exact_sums import (
     FLOAT_EXACT_INT,
-    UNIT_EXPONENT,
     add_counts,
     float_bincount_exact,
     float_table_needs_exact,
+    in_units,
     integer_bincount,
 )
 from .labels import (
@@ -162,7 +161,7 @@ class ConfusionCounts:
             return counts
         lab = np.asarray(labels)
         if isinstance(counts, PairCounts) or use_pairs(lab.shape[0]):  # large k: pair-coded (sparse_counts)
-            pairs = counts if isinstance(counts, PairCounts) else PairCounts.from_dense(counts.labels, counts.matrix)
+            pairs = counts if isinstance(counts, PairCounts) else PairCounts.from_counts(counts)
             return pairs.reindex(lab)
         exact = None if counts.exact is None else counts.submatrix(lab, exact=True)
         return cls(lab, counts.submatrix(lab), exact)
@@ -202,7 +201,7 @@ class ConfusionCounts:
         [[1, 0, 0], [0, 1, 0], [0, 1, 0]]
         """
         if isinstance(other, PairCounts):  # pair-coded stays pair-coded
-            return PairCounts.from_dense(self.labels, self.matrix).merge(other)
+            return PairCounts.from_counts(self).merge(other)
         same = self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels)
         labels = self.labels if same else union_labels(self.labels, other.labels)
         mine = self.matrix if same else self.submatrix(labels)
@@ -261,11 +260,7 @@ def _in_units(counts: ConfusionCounts, labels: np.ndarray, same: bool) -> np.nda
     """A table's exact sums in units of 2**-1074 (object array), over ``labels``."""
     if counts.exact is not None:
         return counts.exact if same else counts.submatrix(labels, exact=True)
-    values = counts.matrix if same else counts.submatrix(labels)
-    scale = 1 << -UNIT_EXPONENT
-    flat = [int(v) * scale if isinstance(v, (int, np.integer)) else int(Fraction(float(v)) * scale)
-            for v in values.ravel().tolist()]
-    return np.array(flat, dtype=object).reshape(values.shape)
+    return in_units(counts.matrix if same else counts.submatrix(labels))
 
 
 @dataclass(frozen=True, eq=False)
@@ -437,7 +432,7 @@ def build_counts(
             counts = ConfusionCounts.from_codes(true_codes, pred_codes, labels, w)
         result = (targets.kind, counts, targets.true_labels, targets.pred_labels)
     if isinstance(result[1], ConfusionCounts) and use_pairs(result[1].labels.shape[0]):
-        result = (result[0], PairCounts.from_dense(result[1].labels, result[1].matrix), *result[2:])
+        result = (result[0], PairCounts.from_counts(result[1]), *result[2:])
     if w is not None and not allow_all_zero_weights:
         # Weights are non-negative, so they are all zero exactly when the counted total is:
         # read off the small table instead of another pass over the weights.

@@ -1340,7 +1340,7 @@ def evaluate(
         if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
             confusion = ConfusionMatrix.from_counts(cc, names)
         else:  # float weight sums out of range: rates read them rescaled
-            formula = None if cc.exact is None else scaled_floats(cc.exact)
+            formula = cc.exact  # exact sums (Python ints in units of 2**-1074): the formulas divide them exactly
             confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names, formula=formula)
     else:
         confusion = ConfusionMatrix.from_matrix(classes, matrix, names)

@@ -42,9 +42,12 @@ __all__ = [
     "exact_div",
     "exact_ratio",
     "exact_mcc",
+    "exact_mcc_of_margins",
     "exact_kappa",
+    "exact_plain_kappa_of_margins",
     "scaled_floats",
     "to_float",
+    "in_units",
     "add_counts",
     "normalized_float_table",
     "weight_total",
@@ -255,17 +258,42 @@ def exact_mcc(cm: np.ndarray) -> float:
     0.5773502691896257
     """
     t = _ints(cm)
-    t_sum, p_sum = t.sum(axis=1), t.sum(axis=0)
-    n = sum(p_sum.tolist())
-    correct = sum(np.diagonal(t).tolist())
-    cov_tp = correct * n - sum((t_sum * p_sum).tolist())
-    cov_pp = n * n - sum((p_sum * p_sum).tolist())
-    cov_tt = n * n - sum((t_sum * t_sum).tolist())
+    return exact_mcc_of_margins(sum(np.diagonal(t).tolist()), t.sum(axis=1).tolist(), t.sum(axis=0).tolist())
+
+
+def exact_mcc_of_margins(correct: Any, rows: list[Any], cols: list[Any]) -> float:
+    """Matthews correlation from the trace and the row / column sums of exact counts (Python
+    numbers), correctly rounded; 0 where undefined. Serves tables too large to hold densely.
+
+    >>> exact_mcc_of_margins(3, [2, 2], [1, 3])
+    0.5773502691896257
+    """
+    correct = _exact(correct)
+    t_sum, p_sum = [_exact(v) for v in rows], [_exact(v) for v in cols]
+    n = sum(p_sum)
+    cov_tp = correct * n - sum(a * b for a, b in zip(t_sum, p_sum))
+    cov_pp = n * n - sum(b * b for b in p_sum)
+    cov_tt = n * n - sum(a * a for a in t_sum)
     den = cov_pp * cov_tt
     if den == 0:
         return 0.0
     value = _sqrt_ratio(cov_tp * cov_tp, den)
     return -value if cov_tp < 0 else value
+
+
+def exact_plain_kappa_of_margins(correct: Any, rows: list[Any], cols: list[Any]) -> float:
+    """Cohen's kappa (no weights) from the trace and the margins of exact counts, correctly
+    rounded; NaN where undefined: (n * trace - sum(row * col)) / (n**2 - sum(row * col)).
+
+    >>> exact_plain_kappa_of_margins(35, [25, 25], [30, 20])
+    0.4
+    """
+    rows_, cols_ = [_exact(v) for v in rows], [_exact(v) for v in cols]
+    n = sum(rows_)
+    chance = sum(a * b for a, b in zip(rows_, cols_))
+    if n * n - chance == 0:
+        return float("nan")
+    return exact_div(n * _exact(correct) - chance, n * n - chance)
 
 
 def exact_kappa(cm: np.ndarray, weights: str | None = None) -> float:
@@ -290,6 +318,19 @@ def exact_kappa(cm: np.ndarray, weights: str | None = None) -> float:
     if chance == 0:
         return float("nan")
     return exact_div(chance - observed * total, chance)
+
+
+def in_units(values: np.ndarray) -> np.ndarray:
+    """Counts or float weights as exact Python ints in units of 2**UNIT_EXPONENT (every float64
+    is a whole multiple of it), an object array of the same shape.
+
+    >>> in_units(np.array([1.0, 2**-1074])).tolist() == [2**1074, 1]
+    True
+    """
+    scale = 1 << -UNIT_EXPONENT
+    flat = [int(v) * scale if isinstance(v, (int, np.integer)) else int(Fraction(float(v)) * scale)
+            for v in np.asarray(values).ravel().tolist()]
+    return np.array(flat, dtype=object).reshape(np.shape(values))
 
 
 def to_float(values: np.ndarray, unit_exponent: int = 0) -> np.ndarray:

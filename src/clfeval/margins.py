@@ -17,8 +17,12 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .exact_sums import exact_mcc_of_margins, exact_plain_kappa_of_margins, is_big
 from .measures import ratio
 from .sparse_counts import PairCounts
+
+#: integer totals from which products of margins pass 2**53 (float64 would round them)
+EXACT_FROM = 1 << 26
 
 __all__ = ["pair_overall", "Margins", "margins", "accuracy", "balanced_accuracy", "matthews_corrcoef", "cohen_kappa"]
 
@@ -41,8 +45,10 @@ class Margins:
 
 
 def margins(counts: Any) -> Margins:
-    """The margins of a :class:`PairCounts`, a ``ConfusionCounts`` or a dense (k, k) array."""
+    """The margins of a :class:`PairCounts` (as the formulas read it: extreme float weights
+    rescaled, see :meth:`PairCounts.for_formulas`), a ``ConfusionCounts`` or a dense (k, k) array."""
     if isinstance(counts, PairCounts):
+        counts = counts.for_formulas()[0]
         return Margins(counts.diagonal, counts.row_sums, counts.col_sums, counts.total)
     cm = np.asarray(getattr(counts, "matrix", counts))
     return Margins(np.diagonal(cm).copy(), cm.sum(axis=1), cm.sum(axis=0), cm.sum())
@@ -74,6 +80,8 @@ def balanced_accuracy(counts: Any, adjusted: bool = False) -> float:
 def matthews_corrcoef(counts: Any) -> float:
     """Gorodkin's R_K from the margins, as :func:`clfeval.measures.matthews_corrcoef` (0 where undefined)."""
     m = margins(counts)
+    if _needs_exact(m, counts):  # products float64 would round (or cancel): exact, correctly rounded
+        return exact_mcc_of_margins(m.trace, m.rows.tolist(), m.cols.tolist())
     t_sum = np.asarray(m.rows, dtype=np.float64)
     p_sum = np.asarray(m.cols, dtype=np.float64)
     correct = float(m.trace)
@@ -85,9 +93,17 @@ def matthews_corrcoef(counts: Any) -> float:
     return 0.0 if den == 0 else float(cov_tp / np.sqrt(den))
 
 
+def _needs_exact(m: Margins, counts: Any) -> bool:
+    """Integer totals from :data:`EXACT_FROM` on, or rescaled extreme float weights (their
+    products would cancel in float64): the margins are then combined in exact arithmetic."""
+    if isinstance(counts, PairCounts) and counts.for_formulas()[1] != 0:
+        return True
+    return m.rows.dtype.kind in "iuO" and is_big(np.asarray(m.total), limit=EXACT_FROM)
+
+
 def _pairs(counts: Any) -> PairCounts:
     if isinstance(counts, PairCounts):
-        return counts
+        return counts.for_formulas()[0]
     cm = np.asarray(getattr(counts, "matrix", counts))
     return PairCounts.from_dense(np.arange(cm.shape[0]), cm)
 
@@ -101,6 +117,8 @@ def cohen_kappa(counts: Any, weights: Literal["linear", "quadratic"] | None = No
     0.5
     """
     pc = _pairs(counts)
+    if weights is None and _needs_exact(margins(pc), counts):
+        return exact_plain_kappa_of_margins(pc.trace, pc.row_sums.tolist(), pc.col_sums.tolist())
     row = np.asarray(pc.row_sums, dtype=np.float64)  # y1 (true) margin
     col = np.asarray(pc.col_sums, dtype=np.float64)  # y2 (predicted) margin
     total = float(col.sum())
@@ -133,11 +151,9 @@ def pair_overall(counts: Any) -> dict[str, float]:
     {'accuracy': 0.7, 'error_rate': 0.3, 'balanced_accuracy': 0.7083, 'mcc': 0.4082, 'kappa': 0.4}
     """
     m = margins(counts)
-    total = float(m.total)
-    acc = float(ratio(float(m.trace), total))
     return {
-        "accuracy": acc,
-        "error_rate": float(ratio(total - float(m.trace), total)),
+        "accuracy": float(ratio(m.trace, m.total)),  # integers: divided exactly
+        "error_rate": float(ratio(m.total - m.trace, m.total)),
         "balanced_accuracy": balanced_accuracy(counts),
         "mcc": matthews_corrcoef(counts),
         "kappa": cohen_kappa(counts),

@@ -23,13 +23,13 @@ pair-coded counts and compare them with the dense ones.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .exact_sums import integer_bincount, is_big
+from .exact_sums import UNIT_EXPONENT, exact_div, integer_bincount, is_big
 from .labels import encode, union_labels
 
 __all__ = [
@@ -128,6 +128,29 @@ def _combine(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndar
     return uniq, summed
 
 
+def _out_of_range(top: float, n: int) -> bool:
+    """Whether float weights up to ``top`` (n of them) may sum past the float range or make
+    products that underflow (the formulas multiply sums)."""
+    return top > 0 and not (2.0**-200 <= top and top * n <= 2.0**200)
+
+
+def _merge_extreme(labels: np.ndarray, a: "PairCounts", b: "PairCounts") -> "PairCounts":
+    """Merge of same-labelled counts where one side keeps scaled sums: both scaled to the larger
+    exponent (powers of two: exact but for weights far below the largest)."""
+    (sa, ea), (sb, eb) = a.for_formulas(), b.for_formulas()
+    e = max(ea, eb)
+    codes = np.concatenate([a.codes, b.codes])
+    uniq, inverse = np.unique(codes, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    size = uniq.shape[0]
+    both = np.concatenate([np.ldexp(sa.values.astype(np.float64), ea - e), np.ldexp(sb.values.astype(np.float64), eb - e)])
+    scaled = np.bincount(inverse, weights=both, minlength=size)
+    with np.errstate(over="ignore"):
+        plain = np.bincount(inverse, weights=np.concatenate([a.values, b.values]).astype(np.float64), minlength=size)
+    keep = (scaled != 0) | (plain != 0)
+    return PairCounts(labels, uniq[keep], plain[keep], (scaled[keep], e))
+
+
 def _value_dtype(weights: np.ndarray | None) -> Any:
     return np.float64 if weights is not None and weights.dtype.kind not in "iub" else np.int64
 
@@ -146,9 +169,13 @@ class PairCounts:
     labels: np.ndarray
     codes: np.ndarray
     values: np.ndarray
+    #: float weights whose sums leave the float range (or whose products would underflow): the
+    #: same cells summed after dividing every weight by 2**exponent, as (values, exponent); the
+    #: formulas read these (:meth:`for_formulas`), ``values`` stays what float64 sums give
+    scaled: tuple[np.ndarray, int] | None = field(default=None, repr=False)
 
-    #: pair-coded counts keep no rescaled table of extreme float weights (see
-    #: ``ConfusionCounts.exact``): their float sums are those of float64, as scikit-learn's
+    #: pair-coded counts keep no exact integer table (``ConfusionCounts.exact``); extreme float
+    #: weights are kept rescaled instead (``scaled``)
     exact = None
 
     def __post_init__(self) -> None:
@@ -170,6 +197,9 @@ class PairCounts:
         pair = np.multiply(true_codes, k, dtype=np.int64)
         pair += pred_codes
         cells = k * k
+        w = sample_weight
+        if w is not None and w.dtype.kind == "f" and w.size and _out_of_range(float(w.max()), w.size):
+            return cls._from_extreme_floats(pair, labels, w.astype(np.float64, copy=False))
         if cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS) and (
             sample_weight is None or sample_weight.dtype.kind == "f"
         ):  # many rows per cell: one bincount beats a sort (same sums, in the same order)
@@ -187,6 +217,40 @@ class PairCounts:
             w = w.astype(np.float64, copy=False)
         codes, values = _combine(pair, w)
         return cls(labels, codes, values)
+
+    @classmethod
+    def _from_extreme_floats(cls, pair: np.ndarray, labels: np.ndarray, w: np.ndarray) -> "PairCounts":
+        """Cells summed twice: as float64 sums (what the user sees; inf past the range) and after
+        dividing the weights by one power of two (exact), which the formulas read."""
+        shift = int(np.frexp(float(w.max()))[1])
+        uniq, inverse = np.unique(pair, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        scaled = np.bincount(inverse, weights=np.ldexp(w, -shift), minlength=uniq.shape[0])
+        with np.errstate(over="ignore"):
+            plain = np.bincount(inverse, weights=w, minlength=uniq.shape[0])
+        keep = (scaled != 0) | (plain != 0)
+        return cls(labels, uniq[keep], plain[keep], (scaled[keep], shift))
+
+    @classmethod
+    def from_counts(cls, counts: Any) -> "PairCounts":
+        """The pair coding of dense confusion counts (``labels``, ``matrix`` and, for extreme float
+        weights, ``exact``: their exact sums in units of 2**UNIT_EXPONENT, kept as ``scaled``).
+
+        >>> from clfeval.counts import ConfusionCounts
+        >>> pc = PairCounts.from_counts(ConfusionCounts.from_labels([0, 1], [0, 1], sample_weight=[1e308, 1e308]))
+        >>> pc.values.tolist(), pc.for_formulas()[0].values.tolist(), pc.for_formulas()[1]
+        ([1e+308, 1e+308], [0.5562684646268004, 0.5562684646268004], 1024)
+        """
+        exact = getattr(counts, "exact", None)
+        if exact is None:
+            return cls.from_dense(counts.labels, counts.matrix)
+        units = np.asarray(exact, dtype=object).reshape(-1)
+        codes = np.flatnonzero((units != 0) | (np.asarray(counts.matrix).reshape(-1) != 0)).astype(np.int64)
+        cells = [int(v) for v in units[codes].tolist()]
+        shift = max(cells, default=1).bit_length()
+        scaled = np.array([exact_div(v, 1 << shift) for v in cells], dtype=np.float64)
+        values = np.asarray(counts.matrix).reshape(-1)[codes]
+        return cls(np.asarray(counts.labels), codes, values, (scaled, shift + UNIT_EXPONENT))
 
     @classmethod
     def from_dense(cls, labels: Any, matrix: np.ndarray) -> "PairCounts":
@@ -210,12 +274,14 @@ class PairCounts:
         ([1, 3], [0, 3], [1, 1])
         """
         if not isinstance(other, PairCounts):
-            other = PairCounts.from_dense(other.labels, other.matrix)
+            other = PairCounts.from_counts(other)
         if self.labels.shape == other.labels.shape and np.array_equal(self.labels, other.labels):
             labels, a, b = self.labels, self, other
         else:
             labels = union_labels(self.labels, other.labels)
             a, b = self.reindex(labels), other.reindex(labels)
+        if a.scaled is not None or b.scaled is not None:
+            return _merge_extreme(labels, a, b)
         dtype = np.result_type(a.values.dtype, b.values.dtype)
         if a.values.dtype != b.values.dtype and {a.values.dtype.kind, b.values.dtype.kind} <= set("iuO"):
             dtype = np.dtype(object)  # int64 with uint64 or Python ints: exact, never float64
@@ -224,6 +290,27 @@ class PairCounts:
             np.concatenate([a.values.astype(dtype, copy=False), b.values.astype(dtype, copy=False)]),
         )
         return PairCounts(labels, codes, values)
+
+    def for_formulas(self) -> tuple["PairCounts", int]:
+        """The counts the formulas read and their unit exponent (counts = these * 2**exponent).
+
+        Float weights whose sums would overflow, or whose products would underflow, are divided
+        by one power of two (exact; every measure is scale-free); otherwise ``(self, 0)``.
+
+        >>> pc = PairCounts.from_dense([0, 1], np.array([[1e308, 0.0], [1e308, 1e308]]))
+        >>> scaled, e = pc.for_formulas(); e, scaled.values.tolist()
+        (1024, [0.5562684646268004, 0.5562684646268004, 0.5562684646268004])
+        """
+        if self.scaled is not None:
+            return PairCounts(self.labels, self.codes, self.scaled[0]), self.scaled[1]
+        v = self.values
+        if v.dtype.kind != "f" or v.size == 0:
+            return self, 0
+        top = float(v.max())
+        if not _out_of_range(top, v.size):
+            return self, 0
+        shift = int(np.frexp(top)[1])
+        return PairCounts(self.labels, self.codes, np.ldexp(v, -shift)), shift
 
     # ---- views ---------------------------------------------------------------------------
     @property
@@ -289,7 +376,8 @@ class PairCounts:
         keep = (t >= 0) & (p >= 0)
         codes = t[keep] * m + p[keep]
         order = np.argsort(codes, kind="stable")
-        return PairCounts(lab, codes[order], self.values[keep][order])
+        scaled = None if self.scaled is None else (self.scaled[0][keep][order], self.scaled[1])
+        return PairCounts(lab, codes[order], self.values[keep][order], scaled)
 
     def submatrix(self, labels: Any) -> np.ndarray:
         """The dense (m, m) table over ``labels`` (guarded as :meth:`dense_matrix`)."""

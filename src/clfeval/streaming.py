@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import ConfusionMatrix
-from .exact_sums import add_counts
+from .exact_sums import add_counts, in_units
 from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_scores
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
@@ -102,6 +102,8 @@ class StreamingEvaluation:
         self._labels: np.ndarray | None = self._fixed_labels
         # (k, k) in self._labels order; pair-coded (sparse_counts.PairCounts) for many classes
         self._matrix: np.ndarray | PairCounts | None = None
+        #: the dense table's exact sums (units of 2**-1074) once a batch had extreme float weights
+        self._exact: np.ndarray | None = None
         self._rankings: dict[Any, list[BinaryRanking]] | None = None  # label -> runs to merge
         self._task: str | None = None
         self._pos: Any = None
@@ -215,14 +217,19 @@ class StreamingEvaluation:
         old = self._labels
         assert old is not None and self._matrix is not None
         if isinstance(self._matrix, PairCounts) or use_pairs(labels.size):  # many classes: pair-coded
-            pairs = self._matrix if isinstance(self._matrix, PairCounts) else PairCounts.from_dense(old, self._matrix)
-            self._labels, self._matrix = labels, pairs.reindex(labels)
+            pairs = self._matrix if isinstance(self._matrix, PairCounts) else PairCounts.from_counts(
+                _DenseState(old, self._matrix, self._exact))
+            self._labels, self._matrix, self._exact = labels, pairs.reindex(labels), None
             if self._task == "binary" and labels.size > 2:
                 self._task = "multiclass"
             return
         where = np.array([int(np.flatnonzero(labels == v)[0]) for v in old], dtype=np.intp)
         matrix = np.zeros((labels.size, labels.size), dtype=self._matrix.dtype)
         matrix[np.ix_(where, where)] = self._matrix
+        if self._exact is not None:
+            exact = np.zeros(matrix.shape, dtype=object)
+            exact[np.ix_(where, where)] = self._exact
+            self._exact = exact
         self._labels, self._matrix = labels, matrix
         if self._task == "binary" and labels.size > 2:
             self._task = "multiclass"
@@ -281,6 +288,10 @@ class StreamingEvaluation:
         else:
             counts = ev.confusion.counts
             where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
+            formula = ev.confusion.formula_counts()  # the exact sums of extreme float weights, if any
+            if not zero and (self._exact is not None or formula is not counts):
+                self._exact = _add_exact(self._exact, self._matrix, where,
+                                         formula if formula is not counts else in_units(counts))
             self._matrix = _add_at(self._matrix, where, np.zeros_like(counts) if zero else counts)
         if ev.rankings is not None and not zero:
             kind = ev.score_kind
@@ -378,6 +389,9 @@ class StreamingEvaluation:
             out._matrix = add_pairs(out._matrix, out._labels, other._matrix, other._labels)
         else:
             where = np.array([int(np.flatnonzero(out._labels == v)[0]) for v in other._labels], dtype=np.intp)
+            if out._exact is not None or other._exact is not None:
+                theirs = other._exact if other._exact is not None else in_units(other._matrix)
+                out._exact = _add_exact(out._exact, out._matrix, where, theirs)
             out._matrix = _add_at(out._matrix, where, other._matrix)
         if out._rankings is not None:
             if other.binned and not out.binned:
@@ -423,6 +437,7 @@ class StreamingEvaluation:
         out = object.__new__(StreamingEvaluation)
         out.__dict__.update(self.__dict__)
         out._matrix = None if self._matrix is None else self._matrix if isinstance(self._matrix, PairCounts) else self._matrix.copy()
+        out._exact = None if self._exact is None else self._exact.copy()
         out._rankings = None if self._rankings is None else {k: list(v) for k, v in self._rankings.items()}
         out._notes = list(self._notes)
         return out
@@ -480,7 +495,7 @@ class StreamingEvaluation:
             threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
             total_weight=float(self._total_weight),
             confusion=(ConfusionMatrix.from_counts(self._matrix, names) if isinstance(self._matrix, PairCounts)
-                       else ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names)),
+                       else ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names, formula=self._exact)),
             rankings=rankings, micro=micro, beta=self._options["beta"], per_sample=None,
             sample_weight=None, notes=notes, cases=None,
         )
@@ -556,6 +571,21 @@ def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
         np.add.at(out, pos_a[above[same]], np.asarray(xb[same], dtype=dtype))
         counts.append(out)
     return BinaryRanking(scores, counts[0], counts[1])
+
+
+class _DenseState:
+    """A stream's dense table as ``PairCounts.from_counts`` reads it (labels, matrix, exact)."""
+
+    def __init__(self, labels: np.ndarray, matrix: np.ndarray, exact: np.ndarray | None) -> None:
+        self.labels, self.matrix, self.exact = labels, matrix, exact
+
+
+def _add_exact(exact: np.ndarray | None, matrix: np.ndarray, where: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """The exact sums (units of 2**-1074) of ``matrix`` (or ``exact`` where kept) with ``units``
+    added at rows and columns ``where``."""
+    out = in_units(matrix) if exact is None else exact.copy()
+    out[np.ix_(where, where)] += units
+    return out
 
 
 def _add_at(matrix: np.ndarray, where: np.ndarray, counts: np.ndarray) -> np.ndarray:

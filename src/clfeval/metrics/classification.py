@@ -125,6 +125,8 @@ class _SetwiseCounts:
 
 
 def _unit(counts: ConfusionCounts) -> int:
+    if isinstance(counts, PairCounts):
+        return counts.for_formulas()[1]
     return UNIT_EXPONENT if counts.exact is not None else 0
 
 
@@ -191,7 +193,8 @@ def _ovr_tables(counts: ConfusionCounts, labels: Any, weighted: bool, exact: boo
     (exact sums of extreme float weights), else the user-facing one.
     """
     if isinstance(counts, PairCounts):
-        tables, total = counts.one_vs_rest(labels), counts.total
+        pairs = counts.for_formulas()[0] if exact else counts
+        tables, total = pairs.one_vs_rest(labels), pairs.total
     else:
         tables, total = counts.one_vs_rest(labels, exact=exact), counts.table.sum()
     # float64 holds the formulas' sums of counts (2 tp + fp + fn at most) exactly while the
@@ -356,7 +359,7 @@ def confusion_matrix(
 def _trace(counts: Any, exact: bool = False) -> Any:
     """Sum of the diagonal of dense (the formulas' table with ``exact``) or pair-coded counts."""
     if isinstance(counts, PairCounts):
-        return counts.trace
+        return (counts.for_formulas()[0] if exact else counts).trace
     return np.trace(counts.table if exact else counts.matrix)
 
 
@@ -465,7 +468,7 @@ def multilabel_confusion_matrix(
 def _weighted_total(counts: Any, exact: bool = True) -> Any:
     """Total weight: of the formulas' table (``exact``), else as the user sees it."""
     if isinstance(counts, PairCounts):
-        return counts.total
+        return (counts.for_formulas()[0] if exact else counts).total
     if isinstance(counts, MultilabelCounts):
         w = counts.sample_weight
         return counts.per_sample.shape[0] if w is None else w.sum()

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import measures as m
 from ..confusion import ConfusionMatrix
-from ..exact_sums import normalized_float_table
+from ..exact_sums import normalized_float_table, scaled_floats
 from ..margins import pair_overall
 
 __all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes"]
@@ -212,7 +212,8 @@ def build_report(
     rates_pc = confusion.formula_per_class()  # proportional, in range where weight sums overflow
     # integer counts stay integers: the formulas divide them exactly (correctly rounded past 2**53)
     tp, fp, fn, tn = (_counts_for_formulas(rates_pc[k]) for k in ("tp", "fp", "fn", "tn"))
-    support = np.asarray(tp + fn, dtype=np.float64)  # the weights of the weighted average
+    # the weights of the weighted average (only their proportions count)
+    support = scaled_floats(tp + fn) if (tp + fn).dtype.kind == "O" else np.asarray(tp + fn, dtype=np.float64)
     per_class: dict[str, Any] = _rates(tp, fp, fn, tn, beta)
     per_class["support"] = pc["tp"] + pc["fn"]
     if confusion.pairs is None and confusion.counts is not None and confusion.formula_counts() is not confusion.counts:
