@@ -392,3 +392,17 @@ def test_staged_files_keep_the_mode_and_leave_nothing(tmp_path: Path, monkeypatc
     assert plan.write([b"A", b"N"]) == [str(tmp_path / "a"), str(tmp_path / "new")]
     assert listing(tmp_path) == {"a": b"A", "new": b"N"}
     assert (tmp_path / "a").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_signal_the_caller_ignores_stays_ignored(work: Path) -> None:
+    """nohup ignores SIGHUP: the command keeps running and writes its output."""
+    p = subprocess.Popen(["nohup", *COMMAND, "report", "i.csv", "--json", "o.json"], cwd=work, env=env(**{PAUSE: "1"}),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    ready = _staging(work)
+    deadline = time.monotonic() + 60
+    while not ready(p.pid) and time.monotonic() < deadline and p.poll() is None:
+        time.sleep(0.02)
+    p.send_signal(signal.SIGHUP)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert json.loads((work / "o.json").read_bytes())["task"] == "binary"

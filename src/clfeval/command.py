@@ -61,10 +61,13 @@ def _handler(signum: int, frame: object) -> None:
 
 def install_signal_handlers() -> dict[int, object]:
     """Make SIGINT, SIGTERM and SIGHUP raise :class:`Interrupted`; returns the previous handlers
-    (for :func:`restore_signal_handlers`). Does nothing outside the main thread."""
+    (for :func:`restore_signal_handlers`). A signal the caller ignores stays ignored (``nohup``
+    ignores SIGHUP). Does nothing outside the main thread."""
     previous: dict[int, object] = {}
     for sig in SIGNALS:
         try:
+            if signal.getsignal(sig) is signal.SIG_IGN:  # ignored by the caller (nohup, a background job): kept so
+                continue
             previous[sig] = signal.signal(sig, _handler)
         except (ValueError, OSError):  # not the main thread, or not settable here
             break
