@@ -240,10 +240,18 @@ def _startup() -> float:
     return sorted(times)[1]
 
 
+def _default_signals() -> None:
+    """The child starts as a command typed at a terminal does: SIGINT, SIGTERM and SIGHUP at their
+    defaults (a test run started in the background inherits SIGINT ignored, which the command
+    rightly keeps)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _signalled(args: list[str], cwd: Path, after: float, sig: int = signal.SIGINT, ready=None,
                **extra: str) -> subprocess.CompletedProcess[str]:
     p = subprocess.Popen([*COMMAND, *args], cwd=cwd, env=env(**extra), stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, preexec_fn=_default_signals)
     if ready is not None:
         deadline = time.monotonic() + 60
         while not ready(p.pid) and time.monotonic() < deadline and p.poll() is None:
