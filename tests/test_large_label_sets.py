@@ -509,3 +509,19 @@ def test_pair_coded_extreme_float_weights_merge_like_concatenation() -> None:
     from clfeval import margins
 
     assert margins.matthews_corrcoef(merged) == pytest.approx(2 / 3, rel=1e-15)
+
+
+def test_pair_coded_tiny_weights_beside_ordinary_ones(monkeypatch) -> None:
+    """Found by hypothesis: a weight of 2.9e-175 beside 1 (products underflow in float64); the
+    pair-coded counts keep exact sums, so MCC is 1 for perfect predictions, as dense."""
+    yt = yp = np.array([0, 1, 0, 0])
+    w = np.array([0.0, 1.0, 0.0, 2.86475855e-175])
+    dense = cm.matthews_corrcoef(yt, yp, sample_weight=w)
+    dense_rows = clfeval.evaluate(yt, yp, sample_weight=w).report.rows
+    monkeypatch.setattr(sparse_counts, "SPARSE_ABOVE", 0)
+    assert cm.matthews_corrcoef(yt, yp, sample_weight=w) == dense == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no class is undefined: every rate has its tiny denominator
+        report = clfeval.evaluate(yt, yp, sample_weight=w).report
+    assert report.overall["mcc"] == 1.0
+    assert report.rows == dense_rows

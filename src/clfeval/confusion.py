@@ -184,6 +184,9 @@ class ConfusionMatrix:
     def formula_per_class(self) -> dict[str, np.ndarray]:
         """:meth:`per_class` as the rates read it: proportional to it, in the float range even
         where the weights' sums overflow (the same arrays in the common case)."""
+        if self._pairs is not None and self._pairs.exact is not None:  # pair-coded exact sums
+            tp, fp, fn, tn = self._pairs.for_formulas()[0].per_class()
+            return {"tp": tp, "fn": fn, "fp": fp, "tn": tn}
         if self._formula is None:
             return self.per_class()
         tp, fp, fn, tn = one_vs_rest(self._formula)

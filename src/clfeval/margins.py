@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .exact_sums import exact_mcc_of_margins, exact_plain_kappa_of_margins, is_big
+from .exact_sums import exact_div, exact_mcc_of_margins, exact_plain_kappa_of_margins, is_big
 from .measures import ratio
 from .sparse_counts import PairCounts
 
@@ -45,8 +45,8 @@ class Margins:
 
 
 def margins(counts: Any) -> Margins:
-    """The margins of a :class:`PairCounts` (as the formulas read it: extreme float weights
-    rescaled, see :meth:`PairCounts.for_formulas`), a ``ConfusionCounts`` or a dense (k, k) array."""
+    """The margins of a :class:`PairCounts` (as the formulas read it: the exact sums of extreme
+    float weights, see :meth:`PairCounts.for_formulas`), a ``ConfusionCounts`` or a dense (k, k) array."""
     if isinstance(counts, PairCounts):
         counts = counts.for_formulas()[0]
         return Margins(counts.diagonal, counts.row_sums, counts.col_sums, counts.total)
@@ -94,11 +94,9 @@ def matthews_corrcoef(counts: Any) -> float:
 
 
 def _needs_exact(m: Margins, counts: Any) -> bool:
-    """Integer totals from :data:`EXACT_FROM` on, or rescaled extreme float weights (their
-    products would cancel in float64): the margins are then combined in exact arithmetic."""
-    if isinstance(counts, PairCounts) and counts.for_formulas()[1] != 0:
-        return True
-    return m.rows.dtype.kind in "iuO" and is_big(np.asarray(m.total), limit=EXACT_FROM)
+    """Exact sums (Python ints: extreme weights), or integer totals from :data:`EXACT_FROM` on:
+    the margins are then combined in exact arithmetic (float64 products would round or cancel)."""
+    return m.rows.dtype.kind == "O" or (m.rows.dtype.kind in "iu" and is_big(np.asarray(m.total), limit=EXACT_FROM))
 
 
 def _pairs(counts: Any) -> PairCounts:
@@ -119,12 +117,14 @@ def cohen_kappa(counts: Any, weights: Literal["linear", "quadratic"] | None = No
     pc = _pairs(counts)
     if weights is None and _needs_exact(margins(pc), counts):
         return exact_plain_kappa_of_margins(pc.trace, pc.row_sums.tolist(), pc.col_sums.tolist())
-    row = np.asarray(pc.row_sums, dtype=np.float64)  # y1 (true) margin
-    col = np.asarray(pc.col_sums, dtype=np.float64)  # y2 (predicted) margin
+    # exact sums (Python ints) as floats over one common power of two: kappa is scale-free
+    shift = max(int(pc.total).bit_length() - 60, 0) if pc.values.dtype.kind == "O" else 0
+    row = _as_floats(pc.row_sums, shift)  # y1 (true) margin
+    col = _as_floats(pc.col_sums, shift)  # y2 (predicted) margin
     total = float(col.sum())
     if total == 0:
         return float("nan")
-    values = np.asarray(pc.values, dtype=np.float64)
+    values = _as_floats(pc.values, shift)
     gap = (pc.true_index - pc.pred_index).astype(np.float64)
     # Only sums of non-negative terms (no a - b of near-equal sums), so that weights spanning the
     # float range keep their small cells: sum_ij w(i - j) col_i row_j = sum_j row_j * side_j, where
@@ -142,6 +142,13 @@ def cohen_kappa(counts: Any, weights: Literal["linear", "quadratic"] | None = No
     if chance == 0:
         return float("nan")
     return float(1.0 - observed / chance)
+
+
+def _as_floats(values: np.ndarray, shift: int) -> np.ndarray:
+    """float64 of counts, exact Python ints divided by 2**shift first (correctly rounded)."""
+    if values.dtype.kind != "O":
+        return np.asarray(values, dtype=np.float64)
+    return np.array([exact_div(int(v), 1 << shift) for v in values.tolist()], dtype=np.float64)
 
 
 def pair_overall(counts: Any) -> dict[str, float]:

@@ -29,7 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from .exact_sums import UNIT_EXPONENT, exact_div, integer_bincount, is_big
+from .exact_sums import (
+    UNIT_EXPONENT,
+    float_bincount_exact,
+    float_table_needs_exact,
+    in_units,
+    integer_bincount,
+    is_big,
+)
 from .labels import encode, union_labels
 
 __all__ = [
@@ -128,27 +135,19 @@ def _combine(codes: np.ndarray, values: np.ndarray) -> tuple[np.ndarray, np.ndar
     return uniq, summed
 
 
-def _out_of_range(top: float, n: int) -> bool:
-    """Whether float weights up to ``top`` (n of them) may sum past the float range or make
-    products that underflow (the formulas multiply sums)."""
-    return top > 0 and not (2.0**-200 <= top and top * n <= 2.0**200)
-
-
-def _merge_extreme(labels: np.ndarray, a: "PairCounts", b: "PairCounts") -> "PairCounts":
-    """Merge of same-labelled counts where one side keeps scaled sums: both scaled to the larger
-    exponent (powers of two: exact but for weights far below the largest)."""
-    (sa, ea), (sb, eb) = a.for_formulas(), b.for_formulas()
-    e = max(ea, eb)
+def _merge_exact(labels: np.ndarray, a: "PairCounts", b: "PairCounts") -> "PairCounts":
+    """Merge of same-labelled counts of which one keeps exact sums: float64 sums of the values,
+    exact sums (units of 2**UNIT_EXPONENT) of the exact parts."""
     codes = np.concatenate([a.codes, b.codes])
     uniq, inverse = np.unique(codes, return_inverse=True)
     inverse = inverse.reshape(-1)
-    size = uniq.shape[0]
-    both = np.concatenate([np.ldexp(sa.values.astype(np.float64), ea - e), np.ldexp(sb.values.astype(np.float64), eb - e)])
-    scaled = np.bincount(inverse, weights=both, minlength=size)
+    units = np.zeros(uniq.shape[0], dtype=object)
+    np.add.at(units, inverse, np.concatenate([x.exact if x.exact is not None else in_units(x.values) for x in (a, b)]))
     with np.errstate(over="ignore"):
-        plain = np.bincount(inverse, weights=np.concatenate([a.values, b.values]).astype(np.float64), minlength=size)
-    keep = (scaled != 0) | (plain != 0)
-    return PairCounts(labels, uniq[keep], plain[keep], (scaled[keep], e))
+        values = np.bincount(inverse, weights=np.concatenate([a.values, b.values]).astype(np.float64),
+                             minlength=uniq.shape[0])
+    keep = (units != 0) | (values != 0)
+    return PairCounts(labels, uniq[keep], values[keep], units[keep])
 
 
 def _value_dtype(weights: np.ndarray | None) -> Any:
@@ -169,14 +168,11 @@ class PairCounts:
     labels: np.ndarray
     codes: np.ndarray
     values: np.ndarray
-    #: float weights whose sums leave the float range (or whose products would underflow): the
-    #: same cells summed after dividing every weight by 2**exponent, as (values, exponent); the
-    #: formulas read these (:meth:`for_formulas`), ``values`` stays what float64 sums give
-    scaled: tuple[np.ndarray, int] | None = field(default=None, repr=False)
-
-    #: pair-coded counts keep no exact integer table (``ConfusionCounts.exact``); extreme float
-    #: weights are kept rescaled instead (``scaled``)
-    exact = None
+    #: float weights whose cell sums leave [2**-240, 2**240] (overflow, or products that would
+    #: underflow): the exact cell sums as Python ints in units of 2**UNIT_EXPONENT, as
+    #: ``ConfusionCounts.exact``; the formulas read them (:meth:`for_formulas`), ``values`` stays
+    #: what float64 sums give
+    exact: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for a in (self.labels, self.codes, self.values):
@@ -197,9 +193,8 @@ class PairCounts:
         pair = np.multiply(true_codes, k, dtype=np.int64)
         pair += pred_codes
         cells = k * k
-        w = sample_weight
-        if w is not None and w.dtype.kind == "f" and w.size and _out_of_range(float(w.max()), w.size):
-            return cls._from_extreme_floats(pair, labels, w.astype(np.float64, copy=False))
+        if sample_weight is not None and sample_weight.dtype.kind == "f":
+            return cls._from_floats(pair, labels, sample_weight.astype(np.float64, copy=False), cells)
         if cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS) and (
             sample_weight is None or sample_weight.dtype.kind == "f"
         ):  # many rows per cell: one bincount beats a sort (same sums, in the same order)
@@ -219,38 +214,39 @@ class PairCounts:
         return cls(labels, codes, values)
 
     @classmethod
-    def _from_extreme_floats(cls, pair: np.ndarray, labels: np.ndarray, w: np.ndarray) -> "PairCounts":
-        """Cells summed twice: as float64 sums (what the user sees; inf past the range) and after
-        dividing the weights by one power of two (exact), which the formulas read."""
-        shift = int(np.frexp(float(w.max()))[1])
+    def _from_floats(cls, pair: np.ndarray, labels: np.ndarray, w: np.ndarray, cells: int) -> "PairCounts":
+        """Float weights: float64 sums per cell (one bincount where the rows are many for the
+        cells, else one sort), plus the exact sums where those leave the safe range."""
+        with np.errstate(over="ignore"):  # sums past the float range are inf, as float64 gives them
+            if cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS):
+                table = np.bincount(pair, weights=w, minlength=cells)
+                codes = np.flatnonzero(table).astype(np.int64)
+                values = table[codes]
+            else:
+                codes, values = _combine(pair, w)
+        if not float_table_needs_exact(values):
+            return cls(labels, codes, values)
         uniq, inverse = np.unique(pair, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        scaled = np.bincount(inverse, weights=np.ldexp(w, -shift), minlength=uniq.shape[0])
-        with np.errstate(over="ignore"):
-            plain = np.bincount(inverse, weights=w, minlength=uniq.shape[0])
-        keep = (scaled != 0) | (plain != 0)
-        return cls(labels, uniq[keep], plain[keep], (scaled[keep], shift))
+        units = float_bincount_exact(inverse.reshape(-1), w, uniq.shape[0])
+        return cls(labels, codes, values, units[np.searchsorted(uniq, codes)])
 
     @classmethod
     def from_counts(cls, counts: Any) -> "PairCounts":
         """The pair coding of dense confusion counts (``labels``, ``matrix`` and, for extreme float
-        weights, ``exact``: their exact sums in units of 2**UNIT_EXPONENT, kept as ``scaled``).
+        weights, ``exact``: their exact sums in units of 2**UNIT_EXPONENT, kept as ``exact``).
 
         >>> from clfeval.counts import ConfusionCounts
         >>> pc = PairCounts.from_counts(ConfusionCounts.from_labels([0, 1], [0, 1], sample_weight=[1e308, 1e308]))
-        >>> pc.values.tolist(), pc.for_formulas()[0].values.tolist(), pc.for_formulas()[1]
-        ([1e+308, 1e+308], [0.5562684646268004, 0.5562684646268004], 1024)
+        >>> pc.values.tolist(), pc.for_formulas()[0].values.tolist() == [int(1e308) << 1074] * 2
+        ([1e+308, 1e+308], True)
         """
         exact = getattr(counts, "exact", None)
         if exact is None:
             return cls.from_dense(counts.labels, counts.matrix)
         units = np.asarray(exact, dtype=object).reshape(-1)
         codes = np.flatnonzero((units != 0) | (np.asarray(counts.matrix).reshape(-1) != 0)).astype(np.int64)
-        cells = [int(v) for v in units[codes].tolist()]
-        shift = max(cells, default=1).bit_length()
-        scaled = np.array([exact_div(v, 1 << shift) for v in cells], dtype=np.float64)
         values = np.asarray(counts.matrix).reshape(-1)[codes]
-        return cls(np.asarray(counts.labels), codes, values, (scaled, shift + UNIT_EXPONENT))
+        return cls(np.asarray(counts.labels), codes, values, units[codes])
 
     @classmethod
     def from_dense(cls, labels: Any, matrix: np.ndarray) -> "PairCounts":
@@ -280,8 +276,8 @@ class PairCounts:
         else:
             labels = union_labels(self.labels, other.labels)
             a, b = self.reindex(labels), other.reindex(labels)
-        if a.scaled is not None or b.scaled is not None:
-            return _merge_extreme(labels, a, b)
+        if a.exact is not None or b.exact is not None:
+            return _merge_exact(labels, a, b)
         dtype = np.result_type(a.values.dtype, b.values.dtype)
         if a.values.dtype != b.values.dtype and {a.values.dtype.kind, b.values.dtype.kind} <= set("iuO"):
             dtype = np.dtype(object)  # int64 with uint64 or Python ints: exact, never float64
@@ -292,25 +288,17 @@ class PairCounts:
         return PairCounts(labels, codes, values)
 
     def for_formulas(self) -> tuple["PairCounts", int]:
-        """The counts the formulas read and their unit exponent (counts = these * 2**exponent).
+        """The counts the formulas read and their unit exponent (counts = these * 2**exponent):
+        the exact sums of extreme float weights (Python ints in units of 2**UNIT_EXPONENT) where
+        kept, else ``(self, 0)``.
 
-        Float weights whose sums would overflow, or whose products would underflow, are divided
-        by one power of two (exact; every measure is scale-free); otherwise ``(self, 0)``.
-
-        >>> pc = PairCounts.from_dense([0, 1], np.array([[1e308, 0.0], [1e308, 1e308]]))
-        >>> scaled, e = pc.for_formulas(); e, scaled.values.tolist()
-        (1024, [0.5562684646268004, 0.5562684646268004, 0.5562684646268004])
+        >>> pc = PairCounts.from_codes(np.array([0, 1]), np.array([0, 1]), np.array([0, 1]), np.array([1e308, 1e308]))
+        >>> counts, e = pc.for_formulas(); e, counts.values.tolist() == [int(1e308) << 1074] * 2
+        (-1074, True)
         """
-        if self.scaled is not None:
-            return PairCounts(self.labels, self.codes, self.scaled[0]), self.scaled[1]
-        v = self.values
-        if v.dtype.kind != "f" or v.size == 0:
+        if self.exact is None:
             return self, 0
-        top = float(v.max())
-        if not _out_of_range(top, v.size):
-            return self, 0
-        shift = int(np.frexp(top)[1])
-        return PairCounts(self.labels, self.codes, np.ldexp(v, -shift)), shift
+        return PairCounts(self.labels, self.codes, self.exact), UNIT_EXPONENT
 
     # ---- views ---------------------------------------------------------------------------
     @property
@@ -376,8 +364,8 @@ class PairCounts:
         keep = (t >= 0) & (p >= 0)
         codes = t[keep] * m + p[keep]
         order = np.argsort(codes, kind="stable")
-        scaled = None if self.scaled is None else (self.scaled[0][keep][order], self.scaled[1])
-        return PairCounts(lab, codes[order], self.values[keep][order], scaled)
+        exact = None if self.exact is None else self.exact[keep][order]
+        return PairCounts(lab, codes[order], self.values[keep][order], exact)
 
     def submatrix(self, labels: Any) -> np.ndarray:
         """The dense (m, m) table over ``labels`` (guarded as :meth:`dense_matrix`)."""
