@@ -29,7 +29,7 @@ __all__ = ["Interrupted", "main", "install_signal_handlers", "signals_deferred",
 #: the signals that stop the command cleanly (staged outputs removed, one line, 128 + number)
 SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
 
-_deferral = {"depth": 0, "pending": 0}
+_deferral = {"depth": 0, "pending": 0, "raised": 0}
 
 
 class Interrupted(KeyboardInterrupt):
@@ -56,6 +56,7 @@ def _handler(signum: int, frame: object) -> None:
     if _deferral["depth"]:
         _deferral["pending"] = _deferral["pending"] or signum
         return
+    _deferral["raised"] = signum
     raise Interrupted(signum)
 
 
@@ -118,12 +119,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The ``clfeval`` console command: handlers first, then :func:`clfeval.cli.main`."""
     try:
         install_signal_handlers()
-        from .cli import main as cli_main
+        # held back while the heavy modules load: a C extension (numpy's) that is interrupted while
+        # importing turns the KeyboardInterrupt into an ImportError; the signal is raised right after
+        with signals_deferred():
+            from .cli import main as cli_main
 
         return cli_main(argv)
     except KeyboardInterrupt as exc:  # while importing, or anywhere cli.main does not catch it
-        with signals_deferred(reraise=False):
-            text, status = interruption_message(exc)
-            sys.stderr.write(f"clfeval: error: {text}\n")
-            sys.stderr.flush()
-        return status
+        return _report_interruption(exc)
+    except Exception as exc:  # an error a signal caused (an import it broke): still an interruption
+        if not _deferral["raised"]:
+            raise
+        return _report_interruption(Interrupted(_deferral["raised"]))
+
+
+def _report_interruption(exc: BaseException) -> int:
+    with signals_deferred(reraise=False):
+        text, status = interruption_message(exc)
+        sys.stderr.write(f"clfeval: error: {text}\n")
+        sys.stderr.flush()
+    return status
