@@ -150,10 +150,6 @@ def _merge_exact(labels: np.ndarray, a: "PairCounts", b: "PairCounts") -> "PairC
     return PairCounts(labels, uniq[keep], values[keep], units[keep])
 
 
-def _value_dtype(weights: np.ndarray | None) -> Any:
-    return np.float64 if weights is not None and weights.dtype.kind not in "iub" else np.int64
-
-
 @dataclass(frozen=True, eq=False)
 class PairCounts:
     """Confusion counts as (true, predicted) cells: ``codes = true * k + predicted``, sorted and
@@ -195,21 +191,15 @@ class PairCounts:
         cells = k * k
         if sample_weight is not None and sample_weight.dtype.kind == "f":
             return cls._from_floats(pair, labels, sample_weight.astype(np.float64, copy=False), cells)
-        if cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS) and (
-            sample_weight is None or sample_weight.dtype.kind == "f"
-        ):  # many rows per cell: one bincount beats a sort (same sums, in the same order)
-            table = np.bincount(pair, weights=sample_weight, minlength=cells)
+        if sample_weight is None and cells <= min(4 * pair.shape[0], _BINCOUNT_CELLS):
+            # many rows per cell: one bincount beats a sort
+            table = np.bincount(pair, minlength=cells)
             codes = np.flatnonzero(table).astype(np.int64)
-            values = table[codes]
-            return cls(labels, codes, values.astype(_value_dtype(sample_weight), copy=False))
+            return cls(labels, codes, table[codes].astype(np.int64, copy=False))
         if sample_weight is None:
             codes, values = np.unique(pair, return_counts=True)
             return cls(labels, codes, values.astype(np.int64, copy=False))
-        w = sample_weight
-        if w.dtype.kind == "b":
-            w = w.astype(np.int64)
-        elif w.dtype.kind not in "iu":
-            w = w.astype(np.float64, copy=False)
+        w = sample_weight.astype(np.int64) if sample_weight.dtype.kind == "b" else sample_weight
         codes, values = _combine(pair, w)
         return cls(labels, codes, values)
 
