@@ -225,8 +225,16 @@ def test_demo_prints_both_examples_and_writes_the_html(tmp_path: Path) -> None:
 
     r = run("demo", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["clfeval-demo-binary.html", "clfeval-demo-multiclass.html"]
-    assert f"wrote the HTML report to {tmp_path / 'clfeval-demo-binary.html'}" in r.stdout
+    # the pages go into a folder of their own, named on screen before anything else
+    assert [p.name for p in tmp_path.iterdir()] == ["clfeval-demo"]
+    folder = tmp_path / "clfeval-demo"
+    assert sorted(p.name for p in folder.iterdir()) == ["clfeval-demo-binary.html", "clfeval-demo-multiclass.html"]
+    assert r.stdout.splitlines()[0] == (f"clfeval demo: the HTML reports go to {folder}/ "
+                                        "(clfeval-demo-binary.html, clfeval-demo-multiclass.html)")
+    assert f"wrote the HTML report to {folder / 'clfeval-demo-binary.html'}" in r.stdout
+    # a second run replaces the pages in the same folder
+    assert run("demo", "--kind", "binary", cwd=tmp_path).returncode == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["clfeval-demo-binary.html", "clfeval-demo-multiclass.html"]
     assert r.stdout.count("The models make the same predictions") == 2
     d = load_demo("binary")
     aucs = [skm.roc_auc_score(d.y_true == d.pos_label, m.y_score) for m in d.models.values()]

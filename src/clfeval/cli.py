@@ -41,6 +41,9 @@ from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
+#: the folder ``clfeval demo`` writes its pages into when no ``--out`` is given (created if missing)
+DEMO_FOLDER = "clfeval-demo"
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -136,8 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "the two models have the same confusion matrix but different ROC curves.")
     demo.add_argument("--kind", choices=("all", "binary", "multiclass"), default="all",
                       help="which example (default: both)")
-    demo.add_argument("--out", metavar="PATH", default=".",
-                      help="folder for the HTML reports (default: the current folder), or a .html file with one --kind")
+    demo.add_argument("--out", metavar="PATH", default=None,
+                      help=f"folder for the HTML reports (default: ./{DEMO_FOLDER}, created if missing), "
+                           "or a .html file with one --kind")
     demo.add_argument("--no-html", action="store_true", help="print only; write no file")
     return parser
 
@@ -875,7 +879,9 @@ def _demo(args: argparse.Namespace) -> int:
     from .report.terminal import print_comparison, print_evaluation
 
     kinds = list(demo_kinds()) if args.kind == "all" else [args.kind]
-    out = Path(args.out)
+    default_folder = args.out is None
+    created: Path | None = None  # the default folder, when this run made it: removed again if nothing is written
+    out = Path(DEMO_FOLDER if default_folder else args.out)
     single_file = out.suffix.lower() == ".html"
     if single_file and len(kinds) > 1:
         raise UsageError("--out FILE.html needs --kind binary or --kind multiclass (two reports otherwise)")
@@ -883,10 +889,21 @@ def _demo(args: argparse.Namespace) -> int:
     plan = None
     if not args.no_html:
         folder = out.parent if single_file else out
+        if default_folder and not folder.is_dir():
+            try:
+                folder.mkdir()
+                created = folder
+            except OSError as e:
+                raise OutputError(f"cannot create the folder {folder} for the demo's HTML reports: "
+                                  f"{e.strerror or e} (give another with --out DIR)") from None
         if not folder.is_dir():
             raise OutputError(f"--out {out}: folder {folder} does not exist")
         plan = OutputPlan([("--out", str(targets[k])) for k in kinds])
     console = _console()
+    if plan is not None:
+        names = ", ".join(targets[k].name for k in kinds)
+        console.print(f"clfeval demo: the HTML reports go to {folder.resolve()}{os.sep} ({names})", soft_wrap=True)
+        console.print()
     pages: list[tuple[Path, str]] = []
     for kind in kinds:
         demo = load_demo(kind)
@@ -909,10 +926,17 @@ def _demo(args: argparse.Namespace) -> int:
 
             pages.append((targets[kind], render_html(evs, title=f"clfeval demo: {demo.title}")))
     if plan is not None:
-        plan.write([text.encode() for _, text in pages])
+        try:
+            plan.write([text.encode() for _, text in pages])
+        except BaseException:
+            if created is not None:
+                with contextlib.suppress(OSError):
+                    created.rmdir()
+            raise
     for path, _ in pages:
         console.print(f"wrote the HTML report to {path.resolve()} (open it in a browser; it works offline)")
     return 0
+
 
 
 def _demo_command(demo: Any) -> str:
