@@ -700,6 +700,7 @@ class Evaluation:
         """Each label's row from its own 2 x 2 table; the averages over labels, the samples
         average and the overall numbers from each case's influence (labels share cases)."""
         from .influence import multilabel_influence_intervals
+        from .stats._result import ConfidenceInterval
         from .uncertainty import confusion_intervals
 
         tables = self.confusion.sklearn_layout()  # (L, 2, 2): [[TN, FP], [FN, TP]]
@@ -716,15 +717,10 @@ class Evaluation:
         def positive_rows(i: int) -> dict[str, Any]:
             d = confusion_intervals(tables[i], level=level, method=method, n_resamples=n_resamples, seed=seed,
                                     beta=self._beta, labels=["rest", "label"], **extra(i))
-            return {m: replace(ci, low=float(ci.low[1]), high=float(ci.high[1]), estimate=float(ci.estimate[1]))
-                    for m, ci in d["per_class"].items()}
+            return {m: ci.at(1) for m, ci in d["per_class"].items()}
 
         rows = [positive_rows(i) for i in range(len(tables))]
-        per_class = {
-            m: replace(rows[0][m], low=np.array([r[m].low for r in rows]), high=np.array([r[m].high for r in rows]),
-                       estimate=np.array([r[m].estimate for r in rows]))
-            for m in rows[0]
-        }
+        per_class = {m: ConfidenceInterval.stacked(r[m] for r in rows) for m in rows[0]}
         averages, overall, notes = multilabel_influence_intervals(cases, tables, self._per_sample, level, self._beta)
         return {"level": level, "method": method, "labels": list(self.names), "per_class": per_class,
                 "averages": averages, "overall": overall, "notes": notes}
@@ -752,8 +748,7 @@ class Evaluation:
             else:
                 cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
                                               seed=seed)[area] for r in rankings]
-            per_class[area] = ConfidenceInterval(np.array([c.low for c in cis]), np.array([c.high for c in cis]),
-                                                 level, cis[0].method, np.array([c.estimate for c in cis]))
+            per_class[area] = ConfidenceInterval.stacked(cis)
             for avg in ("micro", "macro", "weighted"):
                 if avg in infl:
                     averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level)
@@ -766,8 +761,7 @@ class Evaluation:
         if self.task == "binary":  # the report's headline areas are the positive class's
             i = self._pos_index()
             for area, c in per_class.items():
-                out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
-                                               estimate=float(c.estimate[i]))
+                out["overall"][area] = c.at(i)
         else:  # multi-class and multilabel headlines are the macro averages
             for area in per_class:
                 if area in averages.get("macro", {}):
@@ -826,8 +820,6 @@ class Evaluation:
         >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
         (0.6667, 0.2077, 0.9385)
         """
-        from .stats._result import ConfidenceInterval
-
         data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed)
         if metric in data["overall"] and average is None and label is None:
             return data["overall"][metric]
@@ -845,9 +837,7 @@ class Evaluation:
         matches = np.flatnonzero(self.labels == label)
         if matches.size == 0:
             raise ValueError(f"label {label!r} is not one of {self.labels.tolist()}.")
-        c = data["per_class"][metric]
-        i = int(matches[0])
-        return ConfidenceInterval(float(c.low[i]), float(c.high[i]), c.level, c.method, float(c.estimate[i]))
+        return data["per_class"][metric].at(int(matches[0]))
 
     # -- outputs ---------------------------------------------------------------------------------
 

@@ -169,8 +169,9 @@ def delong_auc_ci(
     auc, v = delong_placements(is_pos, s)
     from scipy.special import ndtri
 
-    half = float(ndtri(0.5 + level / 2)) * _auc_se(is_pos, v)
-    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc)
+    se = _auc_se(is_pos, v)
+    half = float(ndtri(0.5 + level / 2)) * se
+    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc, se)
 
 
 def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float, float], df: float | None):
@@ -269,9 +270,10 @@ def delong_average_ci(
 
     level = check_level(level)
     estimate, influence = _average_auc_influence(y_true, y_score, labels, average)
-    half = float(ndtri(0.5 + level / 2)) * math.sqrt(float(np.dot(influence, influence)))
+    se = math.sqrt(float(np.dot(influence, influence)))
+    half = float(ndtri(0.5 + level / 2)) * se
     return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
-                              f"DeLong (one-vs-rest influence functions, {average})", estimate)
+                              f"DeLong (one-vs-rest influence functions, {average})", estimate, se)
 
 
 def delong_average(
