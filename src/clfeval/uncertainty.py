@@ -36,6 +36,7 @@ from . import measures as m
 from .curves import average_precision as _average_precision
 from .curves import roc_auc as _roc_auc
 from .exceptions import UndefinedMetricWarning
+from .interval_results import Intervals
 from .measure_gradients import f_column
 from .stats._result import ConfidenceInterval, check_level
 
@@ -650,7 +651,7 @@ def confusion_intervals(
     stratify: bool = True,
     weight_squares: Any = None,
     n_cases: Any = None,
-) -> dict[str, Any]:
+) -> Intervals:
     """Confidence intervals of every number in the classification report of a confusion table.
 
     ``counts``: a (k, k) table (rows true, columns predicted) as an array, ConfusionCounts or
@@ -674,8 +675,11 @@ def confusion_intervals(
           "notes": [str, ...],                              # why any interval is NaN or degenerate
         }
 
-    Every ConfidenceInterval carries ``estimate`` (the report's value), ``low``, ``high``,
-    ``level`` and ``method``, the name of the method that interval used:
+    The dict is an :class:`~clfeval.interval_results.Intervals`: its ``repr`` lists every number
+    like the report, ``to_frame()`` gives one row per number. Every ConfidenceInterval carries
+    ``estimate`` (the report's value), ``low``, ``high``, ``level``, ``standard_error`` (where the
+    interval is estimate +/- z se: the delta method and Wald; else None) and ``method``, the
+    name of the method that interval used:
 
     * analytic: per-class precision, recall, fall-out, specificity, NPV, and accuracy and error
       rate are binomial proportions (``proportion_method``, Wilson score by default); micro
@@ -766,7 +770,7 @@ def confusion_intervals(
     result["averages"] = {avg: {name: cis[avg, name] for name in _names(fname)} for avg in AVERAGES}
     result["overall"] = {name: cis["overall", name] for name in OVERALL}
     result["notes"] = notes
-    return result
+    return Intervals(result)
 
 
 def _weight_squares(squares: Any, n_cases: Any, cm: np.ndarray, method: str) -> np.ndarray | None:
