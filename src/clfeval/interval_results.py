@@ -10,7 +10,7 @@ estimate, interval, standard error where the interval is made from one, method),
 >>> from clfeval.uncertainty import confusion_intervals
 >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]), labels=["no", "yes"])
 >>> round(d["overall"]["kappa"].standard_error, 4)
-0.0849
+0.0711
 >>> print(repr(d).splitlines()[0])
 95% confidence intervals (method='analytic')
 """
