@@ -75,35 +75,28 @@ def rate_partials(name: str, tp: Any, fp: Any, fn: Any, tn: Any, beta: float | N
     [0.0625, -0.1875, 0.0, 0.0]
     """
     tp, fp, fn, tn = (_f(x) for x in (tp, fp, fn, tn))
-    zero = np.zeros(np.broadcast_shapes(tp.shape, fp.shape, fn.shape, tn.shape))
+    shape = np.broadcast_shapes(tp.shape, fp.shape, fn.shape, tn.shape)
     if name == "fbeta":
         b = 1.0 if beta is None else float(beta)
-        if np.isposinf(b):
-            name = "recall"
-        elif b == 0:
-            name = "precision"
-        else:  # F = (1 + b2) tp / D, D = (1 + b2) tp + b2 fn + fp
-            b2 = b * b
-            d = (1 + b2) * tp + b2 * fn + fp
-            with np.errstate(divide="ignore", invalid="ignore"):
-                inv = np.where(d > 0, 1.0 / np.where(d > 0, d, 1.0), np.nan)
-            scale = (1 + b2) * inv * inv
-            return scale * (b2 * fn + fp), -scale * tp, -scale * b2 * tp, zero + 0.0 * inv
-    if name == "precision":
-        d_tp, d_fp = _ratio_partials(tp, fp)
-        return d_tp, d_fp, zero + 0.0 * d_tp, zero + 0.0 * d_tp
-    if name == "recall":
-        d_tp, d_fn = _ratio_partials(tp, fn)
-        return d_tp, zero + 0.0 * d_tp, d_fn, zero + 0.0 * d_tp
-    if name == "specificity":
-        d_tn, d_fp = _ratio_partials(tn, fp)
-        return zero + 0.0 * d_tn, d_fp, zero + 0.0 * d_tn, d_tn
-    if name == "npv":
-        d_tn, d_fn = _ratio_partials(tn, fn)
-        return zero + 0.0 * d_tn, zero + 0.0 * d_tn, d_fn, d_tn
-    if name == "fallout":
-        d_fp, d_tn = _ratio_partials(fp, tn)
-        return zero + 0.0 * d_fp, d_fp, zero + 0.0 * d_fp, d_tn
+        name = "recall" if np.isposinf(b) else "precision" if b == 0 else name
+    if name == "fbeta":  # F = (1 + b2) tp / D, D = (1 + b2) tp + b2 fn + fp
+        b2 = b * b
+        d = (1 + b2) * tp + b2 * fn + fp
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inv = np.where(d > 0, 1.0 / np.where(d > 0, d, 1.0), np.nan)
+        scale = (1 + b2) * inv * inv
+        parts = (scale * (b2 * fn + fp), -scale * tp, -scale * b2 * tp, 0.0 * inv)  # d/d(tp, fp, fn, tn)
+        return tuple(np.broadcast_to(x, shape) for x in parts)
+    # a / (a + b): which two counts are a and b, and where each partial goes
+    a_b = {"precision": ("tp", "fp"), "recall": ("tp", "fn"), "specificity": ("tn", "fp"), "npv": ("tn", "fn"),
+           "fallout": ("fp", "tn")}
+    if name in a_b:
+        counts = {"tp": tp, "fp": fp, "fn": fn, "tn": tn}
+        a, b = a_b[name]
+        d_a, d_b = _ratio_partials(counts[a], counts[b])
+        out = {key: 0.0 * d_a for key in counts}  # NaN where the rate is undefined, else 0
+        out[a], out[b] = d_a, d_b
+        return tuple(np.broadcast_to(out[key], shape) for key in ("tp", "fp", "fn", "tn"))
     raise ValueError(f"unknown rate {name!r}; one of {RATES}.")
 
 
@@ -244,6 +237,13 @@ def _support_term(values: np.ndarray, support: np.ndarray) -> np.ndarray:
     return np.where(keep & ok, (v - est) / np.where(ok, total, 1.0), 0.0)
 
 
+def _rate_values(tp: Any, fp: Any, fn: Any, tn: Any, beta: float | None) -> dict[str, np.ndarray]:
+    return {
+        "precision": m.precision(tp, fp), "recall": m.recall(tp, fn), "fbeta": m.fbeta(tp, fp, fn, 1.0 if beta is None else beta),
+        "fallout": m.fallout(fp, tn), "specificity": m.specificity(tn, fp), "npv": m.npv(tn, fn),
+    }
+
+
 def f_column(beta: float | None) -> str:
     """The report's name of the F-beta column: "f1" for beta None or 1, else e.g. "f2", "f0.5".
 
@@ -265,11 +265,7 @@ def confusion_variances(cm: Any, squares: Any, n_cases: Any, beta: float | None
     tp, fp, fn, tn = m.one_vs_rest(cm)
     support = tp + fn
     out: dict[tuple[str, str], np.ndarray] = {}
-    f_beta = 1.0 if beta is None else beta
-    values = {
-        "precision": m.precision(tp, fp), "recall": m.recall(tp, fn), "fbeta": m.fbeta(tp, fp, fn, f_beta),
-        "fallout": m.fallout(fp, tn), "specificity": m.specificity(tn, fp), "npv": m.npv(tn, fn),
-    }
+    values = _rate_values(tp, fp, fn, tn, beta)
     for rate in RATES:
         name = fname if rate == "fbeta" else rate
         partials = rate_partials(rate, tp, fp, fn, tn, beta)
@@ -295,11 +291,7 @@ def label_table_gradients(tables: Any, beta: float | None) -> dict[tuple[str, st
     t = _f(tables)
     tn, fp, fn, tp = t[..., 0, 0], t[..., 0, 1], t[..., 1, 0], t[..., 1, 1]
     support = tp + fn
-    f_beta = 1.0 if beta is None else beta
-    values = {
-        "precision": m.precision(tp, fp), "recall": m.recall(tp, fn), "fbeta": m.fbeta(tp, fp, fn, f_beta),
-        "fallout": m.fallout(fp, tn), "specificity": m.specificity(tn, fp), "npv": m.npv(tn, fn),
-    }
+    values = _rate_values(tp, fp, fn, tn, beta)
 
     def layout(d_tp: Any, d_fp: Any, d_fn: Any, d_tn: Any) -> np.ndarray:
         d_tp, d_fp, d_fn, d_tn = np.broadcast_arrays(*(_f(x) for x in (d_tp, d_fp, d_fn, d_tn)))
