@@ -17,8 +17,10 @@ every ratio measure), the first-order variance under independent sampling of cas
 
 (the delta method, or infinitesimal jackknife; with unit weights and one table it is the
 multinomial delta method of :func:`clfeval.uncertainty.delta_method_se`). The gradients of the
-areas are exact (:func:`area_gradients`); those of the confusion measures come from central
-differences (:func:`cell_gradients`).
+areas are exact (:func:`area_gradients`), and so are those of the confusion measures
+(:mod:`clfeval.measure_gradients`); :func:`cell_gradients` (central differences) serves only
+functions the package has no gradient for (:func:`clfeval.uncertainty.delta_method_se` of a
+user's own function).
 
 >>> from clfeval.roc_pr import BinaryRanking
 >>> r = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([0, 1, 0, 1, 1]), np.array([1, 0, 1, 1, 0]))
