@@ -425,3 +425,26 @@ def test_batched_confusion_intervals_carry_standard_errors():
     assert se.shape == (2,)
     assert se[1] == pytest.approx(float(mp.sqrt(fce_variance(ISSUE_TABLE))), rel=1e-14)
     assert se[0] == pytest.approx(sm_kappa(tables[0]).std_kappa, rel=1e-12)
+
+
+def test_tests_intervals_carry_their_standard_errors():
+    from scipy import stats as sps
+
+    from clfeval.stats.delong import delong
+    from clfeval.stats.mcnemar import mcnemar_table
+    from clfeval.stats.resampled import corrected_resampled_ttest
+
+    y = [0, 0, 1, 1, 0, 1, 0, 1, 1, 0]
+    r = delong(y, [0.1, 0.4, 0.35, 0.8, 0.2, 0.9, 0.6, 0.5, 0.7, 0.3], [0.2, 0.3, 0.5, 0.6, 0.4, 0.7, 0.1, 0.9, 0.8, 0.35])
+    ci = r.confidence_interval(0.9)
+    assert ci.standard_error == r.extra["se"] > 0
+    assert ci.high - ci.low == pytest.approx(2 * ndtri(0.95) * ci.standard_error, rel=1e-12)
+    w = mcnemar_table(7, 3, n=50).confidence_interval(0.95)  # Wald: ((b - c) / n) +/- z se
+    se = math.sqrt(((7 + 3) / 50 - (4 / 50) ** 2) / 50)
+    assert w.standard_error == pytest.approx(se, rel=1e-15)
+    assert w.high - w.low == pytest.approx(2 * ndtri(0.975) * se, rel=1e-12)
+    assert mcnemar_table([[20, 7], [3, 20]]).confidence_interval().standard_error is None  # Newcombe
+    a = np.array([0.81, 0.79, 0.84, 0.80, 0.83, 0.82])
+    t = corrected_resampled_ttest(a, a - [0.01, 0.02, 0.0, 0.03, 0.01, 0.02], n_train=90, n_test=10)
+    ci = t.confidence_interval(0.95)
+    assert ci.high - ci.low == pytest.approx(2 * sps.t.ppf(0.975, t.df) * ci.standard_error, rel=1e-12)

@@ -103,7 +103,8 @@ class TestResult:
 
     ``interval(level) -> (low, high)`` gives the confidence interval of ``estimate`` (None when
     the test has no natural estimate). ``notes`` say what was decided about edge cases (e.g.
-    "no discordant pairs: nothing to test, p = 1").
+    "no discordant pairs: nothing to test, p = 1"). ``standard_error`` (of ``estimate``) is set
+    where the interval is made from one, and :meth:`confidence_interval` carries it.
     """
 
     statistic: float
@@ -117,6 +118,7 @@ class TestResult:
     interval_method: str | None = None
     notes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    standard_error: float | None = None  # of ``estimate``, where the interval is estimate +/- q se
 
     __test__ = False  # not a pytest test class
 
@@ -126,7 +128,7 @@ class TestResult:
             raise ValueError(f"{self.method} gives no confidence interval.")
         low, high = self.interval(check_level(level))
         return ConfidenceInterval(float(low), float(high), level, self.interval_method or self.method,
-                                  self.estimate)
+                                  self.estimate, self.standard_error)
 
     def __repr__(self) -> str:
         parts = [f"statistic={_fmt(self.statistic)}", f"pvalue={_fmt(self.pvalue)}"]

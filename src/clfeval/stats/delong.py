@@ -302,7 +302,7 @@ def delong_average(
                       alternative=alternative, estimate=float(diff), estimate_name="AUC difference",
                       interval=_interval(diff, se, alternative, (-1.0, 1.0), None),
                       interval_method="DeLong (influence functions)", notes=tuple(notes),
-                      extra={"auc_a": est_a, "auc_b": est_b, "se": se})
+                      extra={"auc_a": est_a, "auc_b": est_b, "se": se}, standard_error=se)
 
 
 def delong(
@@ -400,6 +400,7 @@ def delong(
         interval_method="DeLong (normal)" if df is None else "DeLong (t, Welch-type df)",
         notes=tuple(notes),
         extra=extra,
+        standard_error=se,
     )
 
 
@@ -418,4 +419,5 @@ def _one_sample(is_pos: np.ndarray, auc: float, v: np.ndarray, alternative: str,
         interval_method="DeLong (normal)",
         notes=tuple(notes),
         extra={"auc_a": auc, "se": se},
+        standard_error=se,
     )
