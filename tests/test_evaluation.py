@@ -281,7 +281,8 @@ def test_to_json_is_strict_and_complete(tmp_path):
     proba = np.array([[0.8, 0.1, 0.1], [0.5, 0.3, 0.2], [0.2, 0.7, 0.1], [0.3, 0.3, 0.4], [0.3, 0.3, 0.4]])
     ev = quiet_eval(y, y_score=proba, labels=[0, 1, 2, 3] if False else None, name="m")
     path = tmp_path / "ev.json"
-    text = ev.to_json(path)
+    assert ev.to_json(path) == path  # the path, not the text (issue 17)
+    text = ev.to_json()
 
     def reject(c):
         raise AssertionError(f"bare {c} in JSON")

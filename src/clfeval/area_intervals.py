@@ -59,8 +59,9 @@ def delong_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
 
     level = check_level(level)
     auc, var = delong_variance(ranking)
-    half = float(norm.ppf(0.5 + level / 2)) * np.sqrt(var)
-    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc)
+    se = float(np.sqrt(var))
+    half = float(norm.ppf(0.5 + level / 2)) * se
+    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc, se)
 
 
 def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
@@ -79,10 +80,12 @@ def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
     p = float(np.asarray(ranking.pos).sum())
     if not (0.0 < ap < 1.0) or p == 0:
         edge = ap if p else float("nan")
-        return ConfidenceInterval(edge, edge, level, "logit (Boyd et al. 2013)", ap)
+        return ConfidenceInterval(edge, edge, level, "logit (Boyd et al. 2013)", ap, 0.0 if p else float("nan"))
     half = float(norm.ppf(0.5 + level / 2)) / np.sqrt(p * ap * (1 - ap))
     eta = float(logit(ap))
-    return ConfidenceInterval(float(expit(eta - half)), float(expit(eta + half)), level, "logit (Boyd et al. 2013)", ap)
+    se = float(np.sqrt(ap * (1 - ap) / p))  # of AP itself: the logit scale's 1 / sqrt(P AP (1 - AP)) x AP (1 - AP)
+    return ConfidenceInterval(float(expit(eta - half)), float(expit(eta + half)), level, "logit (Boyd et al. 2013)", ap,
+                              se)
 
 
 #: rankings with more distinct scores are bootstrapped on this many evenly spread score groups

@@ -28,6 +28,7 @@ from .counts import ConfusionCounts, MultilabelCounts
 from .exact_sums import scaled_floats, weight_total
 from .exceptions import UndefinedMetricWarning, ValuesError
 from .influence import Cases
+from .interval_results import Intervals
 from .labels import (
     as_array,
     as_score_array,
@@ -625,7 +626,7 @@ class Evaluation:
 
     def intervals(
         self, level: float = 0.95, *, method: str = "analytic", n_resamples: int = 2000, seed: Any = 0
-    ) -> dict[str, Any]:
+    ) -> Intervals:
         """Confidence intervals of every number in the report, laid out like the report.
 
         ``method``: "analytic" (Wilson for proportions, delta method for F, MCC, kappa, balanced
@@ -633,7 +634,9 @@ class Evaluation:
         multinomial resamples of the counts. The result is
         :func:`clfeval.uncertainty.confusion_intervals`' dict; with scores, "roc_auc" and
         "average_precision" are added to "per_class" (and to "averages" where the report has them).
-        Cached per arguments.
+        Cached per arguments. The dict is an :class:`~clfeval.interval_results.Intervals`: printed,
+        it lists one number per row (estimate, interval, standard error, method); ``to_frame()``
+        gives the same rows as a pandas DataFrame.
 
         >>> ev = evaluate([0, 0, 1, 1, 1, 0, 1, 0], [0, 1, 1, 1, 0, 0, 1, 0])
         >>> ci = ev.intervals()["overall"]["accuracy"]
@@ -643,7 +646,7 @@ class Evaluation:
         key = (float(level), method, int(n_resamples), seed)
         cache = self.__dict__.setdefault("_intervals_cache", {})
         if key not in cache:
-            cache[key] = self._intervals(*key)
+            cache[key] = Intervals(self._intervals(*key))
         return cache[key]
 
     def _intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
@@ -700,6 +703,7 @@ class Evaluation:
         """Each label's row from its own 2 x 2 table; the averages over labels, the samples
         average and the overall numbers from each case's influence (labels share cases)."""
         from .influence import multilabel_influence_intervals
+        from .stats._result import ConfidenceInterval
         from .uncertainty import confusion_intervals
 
         tables = self.confusion.sklearn_layout()  # (L, 2, 2): [[TN, FP], [FN, TP]]
@@ -716,15 +720,10 @@ class Evaluation:
         def positive_rows(i: int) -> dict[str, Any]:
             d = confusion_intervals(tables[i], level=level, method=method, n_resamples=n_resamples, seed=seed,
                                     beta=self._beta, labels=["rest", "label"], **extra(i))
-            return {m: replace(ci, low=float(ci.low[1]), high=float(ci.high[1]), estimate=float(ci.estimate[1]))
-                    for m, ci in d["per_class"].items()}
+            return {m: ci.at(1) for m, ci in d["per_class"].items()}
 
         rows = [positive_rows(i) for i in range(len(tables))]
-        per_class = {
-            m: replace(rows[0][m], low=np.array([r[m].low for r in rows]), high=np.array([r[m].high for r in rows]),
-                       estimate=np.array([r[m].estimate for r in rows]))
-            for m in rows[0]
-        }
+        per_class = {m: ConfidenceInterval.stacked(r[m] for r in rows) for m in rows[0]}
         averages, overall, notes = multilabel_influence_intervals(cases, tables, self._per_sample, level, self._beta)
         return {"level": level, "method": method, "labels": list(self.names), "per_class": per_class,
                 "averages": averages, "overall": overall, "notes": notes}
@@ -752,8 +751,7 @@ class Evaluation:
             else:
                 cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
                                               seed=seed)[area] for r in rankings]
-            per_class[area] = ConfidenceInterval(np.array([c.low for c in cis]), np.array([c.high for c in cis]),
-                                                 level, cis[0].method, np.array([c.estimate for c in cis]))
+            per_class[area] = ConfidenceInterval.stacked(cis)
             for avg in ("micro", "macro", "weighted"):
                 if avg in infl:
                     averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level)
@@ -766,8 +764,7 @@ class Evaluation:
         if self.task == "binary":  # the report's headline areas are the positive class's
             i = self._pos_index()
             for area, c in per_class.items():
-                out["overall"][area] = replace(c, low=float(c.low[i]), high=float(c.high[i]),
-                                               estimate=float(c.estimate[i]))
+                out["overall"][area] = c.at(i)
         else:  # multi-class and multilabel headlines are the macro averages
             for area in per_class:
                 if area in averages.get("macro", {}):
@@ -826,8 +823,6 @@ class Evaluation:
         >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
         (0.6667, 0.2077, 0.9385)
         """
-        from .stats._result import ConfidenceInterval
-
         data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed)
         if metric in data["overall"] and average is None and label is None:
             return data["overall"][metric]
@@ -845,9 +840,7 @@ class Evaluation:
         matches = np.flatnonzero(self.labels == label)
         if matches.size == 0:
             raise ValueError(f"label {label!r} is not one of {self.labels.tolist()}.")
-        c = data["per_class"][metric]
-        i = int(matches[0])
-        return ConfidenceInterval(float(c.low[i]), float(c.high[i]), c.level, c.method, float(c.estimate[i]))
+        return data["per_class"][metric].at(int(matches[0]))
 
     # -- outputs ---------------------------------------------------------------------------------
 
@@ -960,11 +953,13 @@ class Evaluation:
         return None if curves is None else curves.to_dict(max_points)
 
     def to_json(self, path: str | Path | None = None, *, indent: int | None = 2, ci_level: float | None = None,
-                ci_method: str = "analytic", costs: Any = None, prevalence: Any = None) -> str:
+                ci_method: str = "analytic", costs: Any = None, prevalence: Any = None) -> str | Path:
         """Strict JSON (no bare NaN or Infinity: NaN is null, infinities are "inf"/"-inf").
 
-        Written atomically to ``path`` when given; the text is returned either way. ``ci_level``
-        adds the intervals, ``costs`` (and ``prevalence``) the cost entries (as :meth:`to_dict`).
+        Without ``path``, the JSON text is returned. With ``path``, it is written there atomically
+        and the path is returned as a :class:`pathlib.Path` (as :meth:`to_html` does), not the
+        text, which would fill an interactive session. ``ci_level`` adds the intervals,
+        ``costs`` (and ``prevalence``) the cost entries (as :meth:`to_dict`).
         """
         data = self.to_dict(ci_level=ci_level, ci_method=ci_method, costs=costs, prevalence=prevalence)
         text = json.dumps(json_safe(data), indent=indent, allow_nan=False)
@@ -973,6 +968,7 @@ class Evaluation:
 
             with atomic_write(path) as f:
                 f.write(text + "\n")
+            return Path(path)
         return text
 
     def to_markdown(self) -> str:
@@ -1006,23 +1002,11 @@ def _point_or_error(ev: Evaluation, criterion: str, curve: str, options: dict[st
 
 def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:
     """An :meth:`Evaluation.intervals` dict as plain Python: {"level", "method", "per_class":
-    {metric: {"low": [...], "high": [...], "method"}}, "averages": {average: {metric: {"low",
-    "high", "method"}}}, "overall": {metric: {...}}, "notes"}."""
+    {metric: {"low": [...], "high": [...], "standard_error": [...] or None, "method"}}, "averages":
+    {average: {metric: {"low", "high", "standard_error", "method"}}}, "overall": {metric: {...}},
+    "notes"} (:meth:`clfeval.interval_results.Intervals.to_dict`)."""
 
-    def plain(ci: Any) -> dict[str, Any]:
-        def value(v: Any) -> Any:
-            return np.asarray(v, dtype=np.float64).tolist()
-
-        return {"low": value(ci.low), "high": value(ci.high), "method": ci.method}
-
-    return {
-        "level": data["level"],
-        "method": data["method"],
-        "per_class": {m: plain(ci) for m, ci in data["per_class"].items()},
-        "averages": {a: {m: plain(ci) for m, ci in row.items()} for a, row in data["averages"].items()},
-        "overall": {m: plain(ci) for m, ci in data["overall"].items()},
-        "notes": list(data.get("notes", [])),
-    }
+    return Intervals(data).to_dict()
 
 
 def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, threshold: float | None = None) -> np.ndarray:

@@ -17,8 +17,10 @@ every ratio measure), the first-order variance under independent sampling of cas
 
 (the delta method, or infinitesimal jackknife; with unit weights and one table it is the
 multinomial delta method of :func:`clfeval.uncertainty.delta_method_se`). The gradients of the
-areas are exact (:func:`area_gradients`); those of the confusion measures come from central
-differences (:func:`cell_gradients`).
+areas are exact (:func:`area_gradients`), and so are those of the confusion measures
+(:mod:`clfeval.measure_gradients`); :func:`cell_gradients` (central differences) serves only
+functions the package has no gradient for (:func:`clfeval.uncertainty.delta_method_se` of a
+user's own function).
 
 >>> from clfeval.roc_pr import BinaryRanking
 >>> r = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.6, 0.5]), np.array([0, 1, 0, 1, 1]), np.array([1, 0, 1, 1, 0]))
@@ -232,10 +234,11 @@ def influence_interval(
 
     level = check_level(level)
     if not np.isfinite(estimate):
-        return ConfidenceInterval(float("nan"), float("nan"), level, method, float(estimate))
-    half = float(ndtri(0.5 + level / 2)) * influence_variance(u) ** 0.5
+        return ConfidenceInterval(float("nan"), float("nan"), level, method, float(estimate), float("nan"))
+    se = influence_variance(u) ** 0.5
+    half = float(ndtri(0.5 + level / 2)) * se
     return ConfidenceInterval(max(bounds[0], estimate - half), min(bounds[1], estimate + half), level, method,
-                              float(estimate))
+                              float(estimate), se)
 
 
 # ------------------------------------------------------------------------------------------
@@ -303,12 +306,13 @@ def area_interval(area: str, estimate: float, u: np.ndarray, level: float) -> Co
     level = check_level(level)
     if not (0.0 < estimate < 1.0):
         v = float(estimate)
-        return ConfidenceInterval(v, v, level, AP_METHOD, v)
+        return ConfidenceInterval(v, v, level, AP_METHOD, v, influence_variance(u) ** 0.5 if np.isfinite(v) else v)
     from scipy.special import expit, logit, ndtri
 
-    half = float(ndtri(0.5 + level / 2)) * influence_variance(u) ** 0.5 / (estimate * (1.0 - estimate))
+    se = influence_variance(u) ** 0.5  # of AP itself; the interval is formed on the logit scale
+    half = float(ndtri(0.5 + level / 2)) * se / (estimate * (1.0 - estimate))
     eta = float(logit(estimate))
-    return ConfidenceInterval(float(expit(eta - half)), float(expit(eta + half)), level, AP_METHOD, float(estimate))
+    return ConfidenceInterval(float(expit(eta - half)), float(expit(eta + half)), level, AP_METHOD, float(estimate), se)
 
 
 # ------------------------------------------------------------------------------------------
@@ -354,13 +358,13 @@ def multilabel_influence_intervals(
     """
     from .uncertainty import KISH, _rates, proportion_ci
 
+    from .measure_gradients import label_table_gradients
+
     L = tables.shape[0]
     tables = np.asarray(tables, dtype=np.float64)
     est = {key: float(v[0]) for key, v in _label_table_metrics(tables[None], beta).items()}
-    grads: dict[Any, np.ndarray] = {key: np.zeros(L * 4) for key in est}
-    for idx, g in cell_gradients(lambda t: _label_table_metrics(t, beta), tables, cell_ndim=3):
-        for key, v in g.items():
-            grads[key][idx] = v[0]
+    exact = label_table_gradients(tables, beta)
+    grads = {key: exact[key].reshape(-1) for key in est}
     cell = np.arange(L) * 4 + 2 * cases.true + cases.pred  # (n, L) flat cell of each case and label
     averages: dict[str, dict[str, ConfidenceInterval]] = {}
     for (avg, name), e in est.items():

@@ -5,7 +5,7 @@ Everything works on the sufficient statistics, never on rows:
 * :func:`proportion_ci`: Wilson, Clopper-Pearson, Agresti-Coull, Jeffreys and Wald intervals of a
   binomial proportion, vectorised over arrays of counts.
 * :func:`delta_method_se`: standard errors of any function of a confusion table under multinomial
-  sampling of its cells (the delta method, gradients by central differences, batched).
+  sampling of its cells (the delta method, exact gradients of the report's measures, batched).
 * :func:`bootstrap_confusion` / :func:`bootstrap_ranking`: a bootstrap is a batch of resampled count
   tables, multinomial over the cells (stratified by true class by default), that the formulas of
   :mod:`clfeval.measures` and :mod:`clfeval.curves` read all at once.
@@ -36,6 +36,8 @@ from . import measures as m
 from .curves import average_precision as _average_precision
 from .curves import roc_auc as _roc_auc
 from .exceptions import UndefinedMetricWarning
+from .interval_results import Intervals
+from .measure_gradients import f_column
 from .stats._result import ConfidenceInterval, check_level
 
 __all__ = [
@@ -193,7 +195,11 @@ def proportion_ci(
         high = np.where(x <= 0, 0.0, high)
     nan = np.nan
     low, high, p = (np.where(empty, nan, a) for a in (low, high, p))
-    return ConfidenceInterval(_out(low), _out(high), level, PROPORTION_METHODS[method], _out(p))
+    se = None
+    if method == "wald":  # the only proportion interval made of a standard error
+        with np.errstate(invalid="ignore"):
+            se = _out(np.where(empty, nan, np.sqrt(p * (1 - p) / nn)))
+    return ConfidenceInterval(_out(low), _out(high), level, PROPORTION_METHODS[method], _out(p), standard_error=se)
 
 
 # ------------------------------------------------------------------------------------------
@@ -239,8 +245,7 @@ def _table(counts: Any, *, batch: bool = True) -> tuple[np.ndarray, np.ndarray |
     return a, labels
 
 
-def _fname(beta: float | None) -> str:
-    return "f1" if beta is None or beta == 1 else f"f{beta:g}"
+_fname = f_column
 
 
 PER_CLASS = ("precision", "recall", "f1", "fallout", "specificity", "npv")
@@ -319,24 +324,33 @@ def delta_method_se(
 
     ``func`` maps tables of shape (..., k, k) to an array of shape (..., *s), or to a dict of
     such arrays; the result has the same structure, with the leading shape of ``counts``.
-    With cell counts c and gradient g = d func / d c (central differences with a step of
-    1e-5 of each cell, all cells of all tables in one batched call),
+    With cell counts c and gradient g = d func / d c,
 
         Var = sum_c g_c^2 c - (sum_c g_c c)^2 / n,
 
     the first-order (delta-method) variance of the multinomial (Agresti, Categorical Data
-    Analysis, 3rd ed., section 16.1). Cells with count 0 add nothing. For Cohen's kappa this is
-    the large-sample variance of Fleiss, Cohen & Everitt (1969).
+    Analysis, 3rd ed., section 16.1). Cells with count 0 add nothing. The measures of whole tables
+    (``measures.accuracy``, ``error_rate``, ``balanced_accuracy``, ``matthews_corrcoef``,
+    ``cohen_kappa``, also ``functools.partial(cohen_kappa, weights=...)``) take their exact
+    gradients (:mod:`clfeval.measure_gradients`): for Cohen's kappa this is the large-sample
+    variance of Fleiss, Cohen & Everitt (1969), statsmodels' ``cohens_kappa(...).std_kappa``.
+    Any other ``func`` is differentiated numerically (central differences with a step of 1e-5
+    of each cell, all cells of all tables in one batched call; about 10 correct digits).
 
     >>> se = delta_method_se(m.accuracy, np.array([[30, 10], [10, 50]]))
     >>> round(float(se), 6), round((0.8 * 0.2 / 100) ** 0.5, 6)
     (0.04, 0.04)
     """
     from .influence import linearized_variance
+    from .measure_gradients import gradient_of, table_variance
 
-    cm, _ = _table(counts)
-    cm = cm.astype(np.float64)
-    var = linearized_variance(func, cm, cm, cm.sum(axis=(-2, -1)))
+    table, _ = _table(counts)
+    cm = table.astype(np.float64)
+    n = cm.sum(axis=(-2, -1))
+    grad = gradient_of(func)
+    if grad is not None:
+        return _out(np.sqrt(table_variance(grad(table), cm, cm, n)))
+    var = linearized_variance(func, cm, cm, n)
     out = {key: _out(np.sqrt(v)) for key, v in var.items()}
     return out[None] if list(out) == [None] else out
 
@@ -637,7 +651,7 @@ def confusion_intervals(
     stratify: bool = True,
     weight_squares: Any = None,
     n_cases: Any = None,
-) -> dict[str, Any]:
+) -> Intervals:
     """Confidence intervals of every number in the classification report of a confusion table.
 
     ``counts``: a (k, k) table (rows true, columns predicted) as an array, ConfusionCounts or
@@ -661,8 +675,11 @@ def confusion_intervals(
           "notes": [str, ...],                              # why any interval is NaN or degenerate
         }
 
-    Every ConfidenceInterval carries ``estimate`` (the report's value), ``low``, ``high``,
-    ``level`` and ``method``, the name of the method that interval used:
+    The dict is an :class:`~clfeval.interval_results.Intervals`: its ``repr`` lists every number
+    like the report, ``to_frame()`` gives one row per number. Every ConfidenceInterval carries
+    ``estimate`` (the report's value), ``low``, ``high``, ``level``, ``standard_error`` (where the
+    interval is estimate +/- z se: the delta method and Wald; else None) and ``method``, the
+    name of the method that interval used:
 
     * analytic: per-class precision, recall, fall-out, specificity, NPV, and accuracy and error
       rate are binomial proportions (``proportion_method``, Wilson score by default); micro
@@ -744,7 +761,8 @@ def confusion_intervals(
     if undefined_mcc.any():
         ci = cis["overall", "mcc"]
         nan_if = lambda a: _out(np.where(undefined_mcc, np.nan, a))  # noqa: E731
-        cis["overall", "mcc"] = ConfidenceInterval(nan_if(ci.low), nan_if(ci.high), level, ci.method, ci.estimate)
+        se = None if ci.standard_error is None else nan_if(ci.standard_error)
+        cis["overall", "mcc"] = ConfidenceInterval(nan_if(ci.low), nan_if(ci.high), level, ci.method, ci.estimate, se)
         notes.append("mcc: undefined (0/0: a single true or predicted class), reported as 0 with a NaN interval.")
     notes = _nan_notes(est, labels) + notes
     result: dict[str, Any] = {"level": level, "method": method, "labels": labels}
@@ -752,7 +770,7 @@ def confusion_intervals(
     result["averages"] = {avg: {name: cis[avg, name] for name in _names(fname)} for avg in AVERAGES}
     result["overall"] = {name: cis["overall", name] for name in OVERALL}
     result["notes"] = notes
-    return result
+    return Intervals(result)
 
 
 def _weight_squares(squares: Any, n_cases: Any, cm: np.ndarray, method: str) -> np.ndarray | None:
@@ -821,7 +839,7 @@ def _analytic(
                 x = np.where(n > 0, np.asarray(x, dtype=np.float64) / np.where(n > 0, n, 1), 0.0) * n_eff
             n, suffix = n_eff, KISH
         ci = proportion_ci(x, n, level=level, method=pmethod)
-        out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method + suffix, _out(est[key]))
+        out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method + suffix, _out(est[key]), ci.standard_error)
 
     def sq_of(*parts: int) -> Any:
         return None if sq is None else sum(sq[i] for i in parts)
@@ -840,7 +858,8 @@ def _analytic(
     err = out["overall", "error_rate"]
     for name in ("precision", "recall", fname):
         out["micro", name] = ConfidenceInterval(
-            acc.low, acc.high, level, f"{acc.method} (micro {name} = accuracy)", _out(est["micro", name])
+            acc.low, acc.high, level, f"{acc.method} (micro {name} = accuracy)", _out(est["micro", name]),
+            acc.standard_error,
         )
     if k > 1:
         f_low, f_high = _out(np.asarray(err.low) / (k - 1)), _out(np.asarray(err.high) / (k - 1))
@@ -848,22 +867,23 @@ def _analytic(
     else:
         f_low = f_high = s_low = s_high = _out(np.full(np.shape(n), np.nan))
     how = f"{err.method} of the error rate, / (k - 1)"
-    out["micro", "fallout"] = ConfidenceInterval(f_low, f_high, level, how, _out(est["micro", "fallout"]))
+    f_se = None if err.standard_error is None or k < 2 else _out(np.asarray(err.standard_error) / (k - 1))
+    out["micro", "fallout"] = ConfidenceInterval(f_low, f_high, level, how, _out(est["micro", "fallout"]), f_se)
     for name in ("specificity", "npv"):
         out["micro", name] = ConfidenceInterval(
-            s_low, s_high, level, f"1 - ({how})", _out(est["micro", name])
+            s_low, s_high, level, f"1 - ({how})", _out(est["micro", name]), f_se
         )
     delta_keys = [("per_class", fname)] + [(a, nm) for a in ("macro", "weighted") for nm in _names(fname)]
     delta_keys += [("overall", "balanced_accuracy"), ("overall", "mcc"), ("overall", "kappa")]
-    metrics = lambda t: _confusion_metrics(t, beta)  # noqa: E731
+    from .measure_gradients import confusion_variances
+
     if squares is None:
-        se = delta_method_se(metrics, cm)
+        variances = confusion_variances(cm, cm, cm.sum(axis=(-2, -1)), beta)
         how = DELTA
     else:
-        from .influence import linearized_variance
-
-        se = {key: np.sqrt(v) for key, v in linearized_variance(metrics, cm, squares, n_cases).items()}
+        variances = confusion_variances(cm, squares, n_cases, beta)
         how = DELTA_WEIGHTED
+    se = {key: np.sqrt(v) for key, v in variances.items()}
     z = _z(level)
     for key in delta_keys:
         e = np.asarray(est[key])
@@ -871,7 +891,8 @@ def _analytic(
         lo_lim, hi_lim = _RANGE.get(key[1], (0.0, 1.0))
         low = np.where(np.isnan(e), np.nan, np.clip(e - z * s, lo_lim, hi_lim))
         high = np.where(np.isnan(e), np.nan, np.clip(e + z * s, lo_lim, hi_lim))
-        out[key] = ConfidenceInterval(_out(low), _out(high), level, how, _out(e))
+        out[key] = ConfidenceInterval(_out(low), _out(high), level, how, _out(e),
+                                      standard_error=_out(np.where(np.isnan(e), np.nan, s)))
     return out
 
 

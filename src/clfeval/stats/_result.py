@@ -46,24 +46,55 @@ def _fmt(v: Any) -> str:
 
 @dataclass(frozen=True)
 class ConfidenceInterval:
-    """A confidence interval: ``low`` and ``high`` at ``level``, found by ``method``."""
+    """A confidence interval: ``low`` and ``high`` at ``level``, found by ``method``.
+
+    ``standard_error``: the standard error of ``estimate`` when the interval is made from one
+    (Wald-type intervals, estimate +/- z se, clipped to the measure's range; DeLong; the delta
+    method), else None (score, exact and bootstrap intervals).
+    """
 
     low: float
     high: float
     level: float
     method: str
     estimate: float | None = None
+    standard_error: Any = None
 
     def __repr__(self) -> str:
-        return (f"ConfidenceInterval(estimate={_fmt(self.estimate)}, low={_fmt(self.low)}, high={_fmt(self.high)}, "
-                f"level={self.level!r}, method={self.method!r})")
+        se = "" if self.standard_error is None else f", standard_error={_fmt(self.standard_error)}"
+        return (f"ConfidenceInterval(estimate={_fmt(self.estimate)}, low={_fmt(self.low)}, high={_fmt(self.high)}"
+                f"{se}, level={self.level!r}, method={self.method!r})")
 
     def __iter__(self):  # low, high = ci
         return iter((self.low, self.high))
 
+    @classmethod
+    def stacked(cls, intervals: Any) -> ConfidenceInterval:
+        """One interval with array bounds from a sequence of intervals (the first one's level
+        and method); ``standard_error`` is an array when every interval has one, else None."""
+        import numpy as np
+
+        cis = list(intervals)
+        ses = [c.standard_error for c in cis]
+        se = None if any(s is None for s in ses) else np.array(ses, dtype=np.float64)
+        return cls(np.array([c.low for c in cis], dtype=np.float64), np.array([c.high for c in cis], dtype=np.float64),
+                   cis[0].level, cis[0].method, np.array([c.estimate for c in cis], dtype=np.float64), se)
+
+    def at(self, index: Any) -> ConfidenceInterval:
+        """Entry ``index`` of an interval whose bounds are arrays (one per class), as floats.
+
+        >>> ConfidenceInterval([0.1, 0.2], [0.5, 0.6], 0.95, "m", [0.3, 0.4], [0.1, 0.1]).at(1)
+        ConfidenceInterval(estimate=0.4, low=0.2, high=0.6, standard_error=0.1, level=0.95, method='m')
+        """
+        def pick(v: Any) -> Any:
+            return None if v is None else float(v[index])
+
+        return ConfidenceInterval(pick(self.low), pick(self.high), self.level, self.method, pick(self.estimate),
+                                  pick(self.standard_error))
+
     def to_dict(self) -> dict[str, Any]:
         return {"estimate": self.estimate, "low": self.low, "high": self.high, "level": self.level,
-                "method": self.method}
+                "method": self.method, "standard_error": self.standard_error}
 
 
 @dataclass(frozen=True)
@@ -72,7 +103,8 @@ class TestResult:
 
     ``interval(level) -> (low, high)`` gives the confidence interval of ``estimate`` (None when
     the test has no natural estimate). ``notes`` say what was decided about edge cases (e.g.
-    "no discordant pairs: nothing to test, p = 1").
+    "no discordant pairs: nothing to test, p = 1"). ``standard_error`` (of ``estimate``) is set
+    where the interval is made from one, and :meth:`confidence_interval` carries it.
     """
 
     statistic: float
@@ -86,6 +118,7 @@ class TestResult:
     interval_method: str | None = None
     notes: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    standard_error: float | None = None  # of ``estimate``, where the interval is estimate +/- q se
 
     __test__ = False  # not a pytest test class
 
@@ -95,7 +128,7 @@ class TestResult:
             raise ValueError(f"{self.method} gives no confidence interval.")
         low, high = self.interval(check_level(level))
         return ConfidenceInterval(float(low), float(high), level, self.interval_method or self.method,
-                                  self.estimate)
+                                  self.estimate, self.standard_error)
 
     def __repr__(self) -> str:
         parts = [f"statistic={_fmt(self.statistic)}", f"pvalue={_fmt(self.pvalue)}"]

@@ -169,8 +169,9 @@ def delong_auc_ci(
     auc, v = delong_placements(is_pos, s)
     from scipy.special import ndtri
 
-    half = float(ndtri(0.5 + level / 2)) * _auc_se(is_pos, v)
-    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc)
+    se = _auc_se(is_pos, v)
+    half = float(ndtri(0.5 + level / 2)) * se
+    return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc, se)
 
 
 def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float, float], df: float | None):
@@ -269,9 +270,10 @@ def delong_average_ci(
 
     level = check_level(level)
     estimate, influence = _average_auc_influence(y_true, y_score, labels, average)
-    half = float(ndtri(0.5 + level / 2)) * math.sqrt(float(np.dot(influence, influence)))
+    se = math.sqrt(float(np.dot(influence, influence)))
+    half = float(ndtri(0.5 + level / 2)) * se
     return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
-                              f"DeLong (one-vs-rest influence functions, {average})", estimate)
+                              f"DeLong (one-vs-rest influence functions, {average})", estimate, se)
 
 
 def delong_average(
@@ -300,7 +302,7 @@ def delong_average(
                       alternative=alternative, estimate=float(diff), estimate_name="AUC difference",
                       interval=_interval(diff, se, alternative, (-1.0, 1.0), None),
                       interval_method="DeLong (influence functions)", notes=tuple(notes),
-                      extra={"auc_a": est_a, "auc_b": est_b, "se": se})
+                      extra={"auc_a": est_a, "auc_b": est_b, "se": se}, standard_error=se)
 
 
 def delong(
@@ -398,6 +400,7 @@ def delong(
         interval_method="DeLong (normal)" if df is None else "DeLong (t, Welch-type df)",
         notes=tuple(notes),
         extra=extra,
+        standard_error=se,
     )
 
 
@@ -416,4 +419,5 @@ def _one_sample(is_pos: np.ndarray, auc: float, v: np.ndarray, alternative: str,
         interval_method="DeLong (normal)",
         notes=tuple(notes),
         extra={"auc_a": auc, "se": se},
+        standard_error=se,
     )

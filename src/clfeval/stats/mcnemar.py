@@ -76,10 +76,14 @@ def _newcombe(a: int, b: int, c: int, d: int, z: float) -> tuple[float, float]:
     return max(-1.0, theta - math.sqrt(max(dl, 0.0))), min(1.0, theta + math.sqrt(max(du, 0.0)))
 
 
+def _wald_se(b: int, c: int, n: int) -> float:
+    theta = (b - c) / n
+    return math.sqrt(max(((b + c) / n - theta * theta) / n, 0.0))
+
+
 def _wald(b: int, c: int, n: int, z: float) -> tuple[float, float]:
     theta = (b - c) / n
-    var = ((b + c) / n - theta * theta) / n
-    half = z * math.sqrt(max(var, 0.0))
+    half = z * _wald_se(b, c, n)
     return max(-1.0, theta - half), min(1.0, theta + half)
 
 
@@ -216,6 +220,7 @@ def mcnemar_table(
         interval_method=interval_method,
         notes=tuple(notes),
         extra=extra,
+        standard_error=_wald_se(b, c_, n_total) if interval_method == _WALD else None,
     )
 
 

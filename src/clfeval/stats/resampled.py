@@ -100,7 +100,7 @@ def _t_result(
         statistic=float(t), pvalue=float(p), method=method, alternative=alternative,
         estimate=float(numerator), estimate_name=estimate_name, df=float(df),
         interval=_t_interval(numerator, se, df, alternative), interval_method=interval_method,
-        notes=notes, extra=extra,
+        notes=notes, extra=extra, standard_error=float(se),
     )
 
 
