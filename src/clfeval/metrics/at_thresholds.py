@@ -1,0 +1,430 @@
+"""Binary confusion counts and metrics at every threshold, as scikit-learn 1.9 computes them.
+
+:func:`confusion_matrix_at_thresholds` and :func:`metric_at_thresholds` take scikit-learn's
+arguments and return its values (thresholds are the distinct scores, decreasing, in y_score's
+dtype; a sample is predicted positive when its score is >= the threshold). Both read the
+counts off one :class:`~clfeval.roc_pr.BinaryRanking` of the sorted scores. scikit-learn calls
+``metric_func`` once per threshold; here a label metric that clfeval knows (its own or
+scikit-learn's of the same name, also through ``functools.partial`` or ``metric_params``) is
+computed at every threshold at once from those counts (see :func:`known_metric`), and any other
+callable is called once per threshold, exactly as scikit-learn does.
+
+>>> import numpy as np
+>>> from clfeval.metrics import f1_score
+>>> values, thresholds = metric_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], f1_score)
+>>> thresholds.tolist(), values.round(3).tolist()
+([0.8, 0.4, 0.35, 0.1], [0.667, 0.5, 0.8, 0.667])
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any
+
+import numpy as np
+
+from .. import measures
+from ..labels import as_1d, as_array, as_score_array, check_consistent_length, check_sample_weight
+from ..roc_pr import BinaryRanking, ThresholdCounts
+from .ranking import binary_positives
+
+__all__ = ["confusion_matrix_at_thresholds", "metric_at_thresholds"]
+
+# where the metrics that known_metric recognises live (module, as the functions report it)
+_CLFEVAL_MODULE = "clfeval.metrics.classification"
+_SKLEARN_MODULE = "sklearn.metrics._classification"
+
+
+# --------------------------------------------------------------------------------------------
+# the sorted scores
+# --------------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class SortedScores:
+    """Samples sorted by decreasing score (ties in input order), zero-weight samples left out,
+    as scikit-learn sorts them before a threshold sweep.
+
+    ``order`` indexes the input arrays; ``last`` is the position (in sorted order) of the last
+    sample of each distinct score: the thresholds are ``y_score[last]`` and, at threshold i, the
+    first ``last[i] + 1`` samples are predicted positive.
+
+    >>> s = sort_scores(np.array([0, 1, 1]), [0.5, 0.9, 0.5], None, "f")
+    >>> s.order.tolist(), s.last.tolist(), s.thresholds.tolist()
+    ([1, 0, 2], [0, 2], [0.9, 0.5])
+    """
+
+    order: np.ndarray
+    y_score: np.ndarray  # sorted, in the input's dtype
+    sample_weight: np.ndarray | None  # sorted float64 (the array scikit-learn hands to metrics)
+    last: np.ndarray
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """The distinct scores, decreasing."""
+        return self.y_score[self.last]
+
+    def ranking(self, is_pos: np.ndarray) -> BinaryRanking:
+        """The ranking of the (input-order) positive mask ``is_pos``: counts per distinct score."""
+        pos = is_pos[self.order]
+        n, w = pos.size, self.sample_weight
+        if w is None and self.last.size == n:  # one sample per score
+            return BinaryRanking(self.thresholds, None, pos)
+        starts = np.empty(self.last.size, dtype=np.intp)
+        starts[0], starts[1:] = 0, self.last[:-1] + 1
+        if w is None:
+            p = np.add.reduceat(pos.astype(np.int64), starts)
+            return BinaryRanking(self.thresholds, np.diff(self.last, prepend=-1) - p, p)
+        p = np.add.reduceat(np.where(pos, w, 0.0), starts)
+        q = np.add.reduceat(np.where(pos, 0.0, w), starts)
+        return BinaryRanking(self.thresholds, q, p)
+
+    def counts(self, is_pos: np.ndarray) -> ThresholdCounts:
+        """(tp, fp, fn, tn) of ``is_pos`` at each threshold (no +inf row)."""
+        c = self.ranking(is_pos).counts_at_thresholds()
+        return ThresholdCounts(self.thresholds, c.tp[1:], c.fp[1:], c.fn[1:], c.tn[1:])
+
+
+def sort_scores(y: np.ndarray, y_score: Any, sample_weight: Any, func: str) -> SortedScores:
+    """Validate scores (finite numbers, one per label of ``y``) and weights (finite, >= 0, not
+    all zero), drop the zero-weight samples and sort the rest by decreasing score, stably."""
+    raw = as_1d(as_array(y_score, "y_score"), f"{func} needs y_score of shape (n_samples,)")
+    as_score_array(raw)  # numeric and finite
+    n = check_consistent_length(y_true=y, y_score=raw)
+    w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    keep = None
+    if w is not None:
+        w = w.astype(np.float64)
+        if not w.all():
+            keep = np.flatnonzero(w)
+            raw, w = raw[keep], w[keep]
+    # stable descending: ascending stable sort of the reversed array, read backwards
+    order = (raw.size - 1) - np.argsort(raw[::-1], kind="stable")[::-1]
+    sorted_scores = raw[order]
+    sorted_weights = None if w is None else w[order]
+    if keep is not None:
+        order = keep[order]
+    last = np.flatnonzero(sorted_scores[1:] != sorted_scores[:-1])
+    last = np.append(last, sorted_scores.size - 1)
+    return SortedScores(order, sorted_scores, sorted_weights, last)
+
+
+def _labels(y_true: Any, func: str) -> np.ndarray:
+    y = as_1d(as_array(y_true, "y_true"), f"{func} needs y_true of shape (n_samples,)")
+    if y.size == 0:
+        raise ValueError(f"{func} got empty input (0 samples); at least one sample is needed.")
+    if y.dtype.kind in "fc" and not np.isfinite(y).all():
+        raise ValueError(f"{func}: y_true contains infinity (first at position {int(np.argmin(np.isfinite(y)))}).")
+    return y
+
+
+def confusion_matrix_at_thresholds(
+    y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Binary confusion counts at each distinct score: (tns, fps, fns, tps, thresholds).
+
+    Thresholds decrease (y_score's dtype); at ``thresholds[i]`` every sample scoring at least
+    it is predicted positive. Counts are float64 (weighted sums with ``sample_weight``);
+    zero-weight samples are left out, so their scores are no thresholds. ``pos_label``
+    defaults to 1 for labels in {0, 1} or {-1, 1} and is required otherwise.
+
+    >>> tns, fps, fns, tps, thr = confusion_matrix_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> tns.tolist(), fps.tolist(), fns.tolist(), tps.tolist(), thr.tolist()
+    ([2.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 2.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 2.0, 2.0], [0.8, 0.4, 0.35, 0.1])
+    """
+    func = "confusion_matrix_at_thresholds"
+    if pos_label is not None and not isinstance(pos_label, (Real, str, np.bool_)):
+        raise TypeError(f"pos_label must be a number, string, bool or None, got {pos_label!r}.")
+    y = _labels(y_true, func)
+    is_pos, _ = binary_positives(y, pos_label, func)
+    s = sort_scores(y, y_score, sample_weight, func)
+    c = s.counts(is_pos)
+    tns, fps, fns, tps = (np.array(x, dtype=np.float64) for x in (c.tn, c.fp, c.fn, c.tp))
+    return tns, fps, fns, tps, s.thresholds
+
+
+# --------------------------------------------------------------------------------------------
+# metrics the sweep computes
+# --------------------------------------------------------------------------------------------
+class _Unsupported(Exception):
+    """Arguments the sweep does not reproduce: the metric is called once per threshold."""
+
+
+def _flag(kw: dict[str, Any], name: str, default: bool) -> bool:
+    value = kw.get(name, default)
+    if not isinstance(value, (bool, np.bool_)):
+        raise _Unsupported
+    return bool(value)
+
+
+def _binary_rate_options(kw: dict[str, Any], *, nan_allowed: bool = True) -> tuple[int, float]:
+    """(pos_label as 0 or 1, the value of an undefined rate) of precision_score's arguments with
+    average='binary'; anything else is left to the metric itself."""
+    if set(kw) - {"labels", "pos_label", "average", "zero_division"}:
+        raise _Unsupported
+    if kw.get("labels") is not None or kw.get("average", "binary") != "binary":
+        raise _Unsupported
+    pos = kw.get("pos_label", 1)
+    if isinstance(pos, (str, bytes)) or not isinstance(pos, (Real, np.bool_)) or pos not in (0, 1):
+        raise _Unsupported
+    zd = kw.get("zero_division", "warn")
+    if isinstance(zd, str):
+        if zd != "warn":
+            raise _Unsupported
+        return int(pos), 0.0
+    if not isinstance(zd, Real) or not (zd in (0, 1) or (nan_allowed and math.isnan(zd))):
+        raise _Unsupported
+    return int(pos), float(zd)
+
+
+def _no_options(kw: dict[str, Any], *allowed: str) -> None:
+    if set(kw) - set(allowed):
+        raise _Unsupported
+
+
+def _filled(values: np.ndarray, fill: float) -> np.ndarray:
+    return np.where(np.isnan(values), fill, values)
+
+
+def _set_rate(formula: Callable[..., np.ndarray], *cells: str, nan_allowed: bool = True):
+    """A set-wise rate of the positive class: ``formula`` of the named cells, oriented to
+    pos_label (pos_label=0 swaps tp with tn and fp with fn)."""
+
+    def compute(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+        pos, fill = _binary_rate_options(kw, nan_allowed=nan_allowed)
+        if pos == 0:
+            c = ThresholdCounts(c.thresholds, c.tn, c.fn, c.fp, c.tp)
+        return _filled(formula(*(getattr(c, name) for name in cells)), fill)
+
+    return compute
+
+
+def _fbeta(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    beta = kw.get("beta")
+    if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, Real) or not 0 < beta < math.inf:
+        raise _Unsupported
+    rest = {k: v for k, v in kw.items() if k != "beta"}
+    return _set_rate(lambda tp, fp, fn: measures.fbeta(tp, fp, fn, float(beta)), "tp", "fp", "fn")(c, rest)
+
+
+def _accuracy(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw, "normalize")
+    if not _flag(kw, "normalize", True):
+        raise _Unsupported
+    return measures.accuracy(c.matrices())
+
+
+def _error_rate(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw, "normalize")
+    if not _flag(kw, "normalize", True):
+        raise _Unsupported
+    return measures.error_rate(c.matrices())
+
+
+def _hamming(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw)
+    return measures.error_rate(c.matrices())
+
+
+def _balanced_accuracy(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw, "adjusted")
+    if _flag(kw, "adjusted", False):
+        raise _Unsupported
+    return measures.balanced_accuracy(c.matrices())
+
+
+def _mcc(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw)
+    return measures.matthews_corrcoef(c.matrices())
+
+
+def _kappa(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    _no_options(kw, "labels", "weights", "replace_undefined_by")
+    # with two labels, linear and quadratic weights are both 1 off the diagonal
+    if kw.get("labels") is not None or kw.get("weights") not in (None, "linear", "quadratic"):
+        raise _Unsupported
+    fill = kw.get("replace_undefined_by", np.nan)
+    if isinstance(fill, (bool, np.bool_)) or not isinstance(fill, Real):
+        raise _Unsupported
+    if not (math.isnan(fill) or -1.0 <= fill <= 1.0):
+        raise _Unsupported
+    return _filled(measures.cohen_kappa(c.matrices()), float(fill))
+
+
+def _never(c: ThresholdCounts) -> np.ndarray:
+    return np.zeros(len(c), dtype=bool)
+
+
+def _one_true_class(c: ThresholdCounts) -> np.ndarray:
+    """y_true holds one class: where the label-set metrics warn (single label, absent class)."""
+    return ((c.tp + c.fn) == 0) | ((c.fp + c.tn) == 0)
+
+
+def _oriented(test: Callable[..., np.ndarray], *cells: str) -> Callable[[ThresholdCounts], np.ndarray]:
+    """Where a rate of the named cells may be undefined, for either orientation of pos_label."""
+
+    def where(c: ThresholdCounts) -> np.ndarray:
+        swapped = {"tp": c.tn, "fp": c.fn, "fn": c.fp, "tn": c.tp}
+        return test(*(getattr(c, x) for x in cells)) | test(*(swapped[x] for x in cells))
+
+    return where
+
+
+_PRECISION = _oriented(lambda tp, fp: (tp + fp) == 0, "tp", "fp")
+_RECALL = _oriented(lambda tp, fn: (tp + fn) == 0, "tp", "fn")
+_UNION = _oriented(lambda tp, fp, fn: (tp + fp + fn) == 0, "tp", "fp", "fn")
+_SPECIFICITY = _oriented(lambda tn, fp: (tn + fp) == 0, "tn", "fp")
+_NPV = _oriented(lambda tn, fn: (tn + fn) == 0, "tn", "fn")
+
+#: name -> (values at every threshold from the counts and keyword arguments, where the metric
+#: may warn); the warnings themselves come from calling the metric once per distinct pattern
+_METRICS: dict[str, tuple[Callable[[ThresholdCounts, dict], np.ndarray], Callable[[ThresholdCounts], np.ndarray]]] = {
+    "precision_score": (_set_rate(measures.precision, "tp", "fp"), _PRECISION),
+    "recall_score": (_set_rate(measures.recall, "tp", "fn"), _RECALL),
+    "f1_score": (_set_rate(measures.fbeta, "tp", "fp", "fn"), _UNION),
+    "fbeta_score": (_fbeta, _UNION),
+    "jaccard_score": (_set_rate(measures.jaccard, "tp", "fp", "fn", nan_allowed=False), _UNION),
+    "accuracy_score": (_accuracy, _never),
+    "zero_one_loss": (_error_rate, _never),
+    "hamming_loss": (_hamming, _never),
+    "balanced_accuracy_score": (_balanced_accuracy, _one_true_class),
+    "matthews_corrcoef": (_mcc, _one_true_class),
+    "cohen_kappa_score": (_kappa, _one_true_class),
+}
+#: clfeval's own metrics that scikit-learn does not have
+_CLFEVAL_ONLY = {
+    "specificity_score": (_set_rate(measures.specificity, "tn", "fp"), _SPECIFICITY),
+    "npv_score": (_set_rate(measures.npv, "tn", "fn"), _NPV),
+    "fallout_score": (_set_rate(measures.fallout, "fp", "tn"), _SPECIFICITY),
+    "error_rate": (_hamming, _never),
+}
+
+
+@dataclass(frozen=True)
+class KnownMetric:
+    """A label metric that :func:`metric_at_thresholds` computes from the sweep's counts:
+    its ``name``, the library it comes from and the keyword arguments it will get."""
+
+    name: str
+    library: str
+    keywords: dict[str, Any]
+
+    def values(self, counts: ThresholdCounts) -> np.ndarray | None:
+        """The metric at every threshold, or None when its arguments need the metric itself."""
+        compute, _ = self._entry
+        try:
+            return np.asarray(compute(counts, self.keywords), dtype=np.float64)
+        except _Unsupported:
+            return None
+
+    def may_warn(self, counts: ThresholdCounts) -> np.ndarray:
+        """Thresholds where the metric may warn (a superset: the metric itself decides)."""
+        return self._entry[1](counts)
+
+    @property
+    def _entry(self):
+        return _METRICS.get(self.name) or _CLFEVAL_ONLY[self.name]
+
+
+def known_metric(metric_func: Any, metric_params: dict[str, Any] | None = None) -> KnownMetric | None:
+    """The metric that ``metric_func`` is, when clfeval can compute it from a threshold sweep:
+    clfeval's or scikit-learn's function of that name (recognised by module and name, so
+    scikit-learn is never imported here), possibly wrapped in ``functools.partial`` with
+    keyword arguments; ``metric_params`` are added as the call would add them. None otherwise
+    (positional arguments bound in a partial, or ``sample_weight`` among the arguments).
+
+    >>> import functools
+    >>> from clfeval.metrics import fbeta_score
+    >>> known_metric(functools.partial(fbeta_score, beta=2), {"zero_division": 0})
+    KnownMetric(name='fbeta_score', library='clfeval', keywords={'beta': 2, 'zero_division': 0})
+    >>> known_metric(lambda y_true, y_pred: 0.0) is None
+    True
+    """
+    keywords: dict[str, Any] = {}
+    func = metric_func
+    while isinstance(func, functools.partial):
+        if func.args:
+            return None
+        keywords = {**func.keywords, **keywords}
+        func = func.func
+    keywords.update(metric_params or {})
+    if "sample_weight" in keywords:
+        return None
+    module, name = getattr(func, "__module__", None), getattr(func, "__qualname__", None)
+    if module == _SKLEARN_MODULE and name in _METRICS:
+        return KnownMetric(name, "scikit-learn", keywords)
+    if module == _CLFEVAL_MODULE and (name in _METRICS or name in _CLFEVAL_ONLY):
+        return KnownMetric(name, "clfeval", keywords)
+    return None
+
+
+def _binary_01(y: np.ndarray) -> bool:
+    """Labels that are numbers (or bools) in {0, 1}: the sweep's positive class is 1."""
+    return y.dtype.kind in "biuf" and bool(np.all((y == 0) | (y == 1)))
+
+
+def metric_at_thresholds(
+    y_true: Any,
+    y_score: Any,
+    metric_func: Callable[..., Any],
+    *,
+    sample_weight: Any = None,
+    metric_params: dict[str, Any] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``metric_func(y_true, y_pred, **metric_params)`` at every distinct score, where
+    ``y_pred`` is the int32 prediction ``y_score >= threshold``: (metric_values, thresholds).
+
+    Thresholds decrease (y_score's dtype); zero-weight samples are left out. y_true, y_pred
+    and ``sample_weight`` (float64; passed as a keyword when given) reach ``metric_func`` in
+    decreasing-score order, as in scikit-learn. A metric returning several values gives one
+    row per threshold. Label metrics that clfeval knows (see :func:`known_metric`) on labels
+    in {0, 1} are computed for all thresholds at once from one sorted sweep, with the
+    warnings the metric itself gives; any other callable is called once per threshold.
+
+    >>> values, thresholds = metric_at_thresholds(
+    ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], lambda t, p: int((t == p).sum()))
+    >>> values.tolist(), thresholds.tolist()
+    ([3, 2, 3, 2], [0.8, 0.4, 0.35, 0.1])
+    """
+    func = "metric_at_thresholds"
+    if not callable(metric_func):
+        raise TypeError(f"metric_func must be a callable, got {metric_func!r}.")
+    if metric_params is not None and not isinstance(metric_params, dict):
+        raise TypeError(f"metric_params must be a dict or None, got {metric_params!r}.")
+    y = _labels(y_true, func)
+    s = sort_scores(y, y_score, sample_weight, func)
+    y_sorted = y[s.order]
+    kwargs = dict(metric_params or {})
+    if s.sample_weight is not None:
+        kwargs["sample_weight"] = s.sample_weight
+    thresholds = s.thresholds
+    n = y_sorted.size
+
+    def call_at(i: int) -> Any:
+        y_pred = np.zeros(n, dtype=np.int32)
+        y_pred[: s.last[i] + 1] = 1  # the scores >= thresholds[i] come first
+        return metric_func(y_sorted, y_pred, **kwargs)
+
+    known = known_metric(metric_func, metric_params)
+    if known is not None and _binary_01(y):
+        counts = s.counts(y == 1)
+        values = known.values(counts)
+        if values is not None:
+            _warn_as_metric(known, counts, call_at)
+            return values, thresholds
+    return np.asarray([call_at(i) for i in range(thresholds.size)]), thresholds
+
+
+def _warn_as_metric(known: KnownMetric, counts: ThresholdCounts, call_at: Callable[[int], Any]) -> None:
+    """Call the metric once at each distinct pattern of empty confusion cells where it may
+    warn, so that its own warnings (class and message) reach the caller; scikit-learn, calling
+    it at every threshold, gives the same warnings (repeated)."""
+    where = np.flatnonzero(known.may_warn(counts))
+    if where.size == 0:
+        return
+    empty = np.stack([counts.tp[where] == 0, counts.fp[where] == 0, counts.fn[where] == 0, counts.tn[where] == 0], axis=1)
+    _, first = np.unique(empty, axis=0, return_index=True)
+    for i in np.sort(first):
+        call_at(int(where[i]))
