@@ -188,25 +188,59 @@ def _filled(values: np.ndarray, fill: float) -> np.ndarray:
     return np.where(np.isnan(values), fill, values)
 
 
+def _oriented(c: ThresholdCounts, kw: dict[str, Any], nan_allowed: bool = True) -> tuple[ThresholdCounts, float]:
+    """The counts seen from pos_label (0 swaps tp with tn and fp with fn), and the fill value."""
+    pos, fill = _binary_rate_options(kw, nan_allowed=nan_allowed)
+    if pos == 0:
+        c = ThresholdCounts(c.thresholds, c.tn, c.fn, c.fp, c.tp)
+    return c, fill
+
+
 def _set_rate(formula: Callable[..., np.ndarray], *cells: str, nan_allowed: bool = True):
-    """A set-wise rate of the positive class: ``formula`` of the named cells, oriented to
-    pos_label (pos_label=0 swaps tp with tn and fp with fn)."""
+    """(values, warning key) of a set-wise rate of the positive class: ``formula`` of the named
+    cells, which is undefined (and warns) where those cells sum to zero."""
 
     def compute(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-        pos, fill = _binary_rate_options(kw, nan_allowed=nan_allowed)
-        if pos == 0:
-            c = ThresholdCounts(c.thresholds, c.tn, c.fn, c.fp, c.tp)
+        c, fill = _oriented(c, kw, nan_allowed)
         return _filled(formula(*(getattr(c, name) for name in cells)), fill)
 
-    return compute
+    def key(c: ThresholdCounts, kw: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+        c, _ = _oriented(c, kw, nan_allowed)
+        undefined = sum(getattr(c, name) for name in cells) == 0
+        return undefined, undefined[:, None]
+
+    return compute, key
 
 
-def _fbeta(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+def _never(c: ThresholdCounts, kw: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    return np.zeros(len(c), dtype=bool), np.zeros((len(c), 0), dtype=bool)
+
+
+def _label_sets(c: ThresholdCounts, kw: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Label-set metrics warn where y_true holds one class (a single label, a predicted class
+    absent from y_true, kappa undefined); which warning depends on the predicted classes too."""
+    key = np.stack([c.tp + c.fn == 0, c.fp + c.tn == 0, c.tp + c.fp == 0, c.fn + c.tn == 0], axis=1)
+    return key[:, 0] | key[:, 1], key
+
+
+def _without_beta(kw: dict[str, Any]) -> tuple[float, dict[str, Any]]:
     beta = kw.get("beta")
     if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, Real) or not 0 < beta < math.inf:
         raise _Unsupported
-    rest = {k: v for k, v in kw.items() if k != "beta"}
-    return _set_rate(lambda tp, fp, fn: measures.fbeta(tp, fp, fn, float(beta)), "tp", "fp", "fn")(c, rest)
+    return float(beta), {k: v for k, v in kw.items() if k != "beta"}
+
+
+_F1 = _set_rate(measures.fbeta, "tp", "fp", "fn")  # beta = 1
+
+
+def _fbeta(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+    beta, rest = _without_beta(kw)
+    compute, _ = _set_rate(functools.partial(measures.fbeta, beta=beta), "tp", "fp", "fn")
+    return compute(c, rest)
+
+
+def _fbeta_key(c: ThresholdCounts, kw: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    return _F1[1](c, _without_beta(kw)[1])
 
 
 def _accuracy(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
@@ -253,51 +287,28 @@ def _kappa(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
     return _filled(measures.cohen_kappa(c.matrices()), float(fill))
 
 
-def _never(c: ThresholdCounts) -> np.ndarray:
-    return np.zeros(len(c), dtype=bool)
-
-
-def _one_true_class(c: ThresholdCounts) -> np.ndarray:
-    """y_true holds one class: where the label-set metrics warn (single label, absent class)."""
-    return ((c.tp + c.fn) == 0) | ((c.fp + c.tn) == 0)
-
-
-def _oriented(test: Callable[..., np.ndarray], *cells: str) -> Callable[[ThresholdCounts], np.ndarray]:
-    """Where a rate of the named cells may be undefined, for either orientation of pos_label."""
-
-    def where(c: ThresholdCounts) -> np.ndarray:
-        swapped = {"tp": c.tn, "fp": c.fn, "fn": c.fp, "tn": c.tp}
-        return test(*(getattr(c, x) for x in cells)) | test(*(swapped[x] for x in cells))
-
-    return where
-
-
-_PRECISION = _oriented(lambda tp, fp: (tp + fp) == 0, "tp", "fp")
-_RECALL = _oriented(lambda tp, fn: (tp + fn) == 0, "tp", "fn")
-_UNION = _oriented(lambda tp, fp, fn: (tp + fp + fn) == 0, "tp", "fp", "fn")
-_SPECIFICITY = _oriented(lambda tn, fp: (tn + fp) == 0, "tn", "fp")
-_NPV = _oriented(lambda tn, fn: (tn + fn) == 0, "tn", "fn")
-
 #: name -> (values at every threshold from the counts and keyword arguments, where the metric
-#: may warn); the warnings themselves come from calling the metric once per distinct pattern
-_METRICS: dict[str, tuple[Callable[[ThresholdCounts, dict], np.ndarray], Callable[[ThresholdCounts], np.ndarray]]] = {
-    "precision_score": (_set_rate(measures.precision, "tp", "fp"), _PRECISION),
-    "recall_score": (_set_rate(measures.recall, "tp", "fn"), _RECALL),
-    "f1_score": (_set_rate(measures.fbeta, "tp", "fp", "fn"), _UNION),
-    "fbeta_score": (_fbeta, _UNION),
-    "jaccard_score": (_set_rate(measures.jaccard, "tp", "fp", "fn", nan_allowed=False), _UNION),
+#: may warn and the pattern that decides which warning); the warnings themselves come from
+#: calling the metric once per distinct pattern
+_Entry = tuple[Callable[[ThresholdCounts, dict], np.ndarray], Callable[[ThresholdCounts, dict], tuple]]
+_METRICS: dict[str, _Entry] = {
+    "precision_score": _set_rate(measures.precision, "tp", "fp"),
+    "recall_score": _set_rate(measures.recall, "tp", "fn"),
+    "f1_score": _F1,
+    "fbeta_score": (_fbeta, _fbeta_key),
+    "jaccard_score": _set_rate(measures.jaccard, "tp", "fp", "fn", nan_allowed=False),
     "accuracy_score": (_accuracy, _never),
     "zero_one_loss": (_error_rate, _never),
     "hamming_loss": (_hamming, _never),
-    "balanced_accuracy_score": (_balanced_accuracy, _one_true_class),
-    "matthews_corrcoef": (_mcc, _one_true_class),
-    "cohen_kappa_score": (_kappa, _one_true_class),
+    "balanced_accuracy_score": (_balanced_accuracy, _label_sets),
+    "matthews_corrcoef": (_mcc, _label_sets),
+    "cohen_kappa_score": (_kappa, _label_sets),
 }
 #: clfeval's own metrics that scikit-learn does not have
-_CLFEVAL_ONLY = {
-    "specificity_score": (_set_rate(measures.specificity, "tn", "fp"), _SPECIFICITY),
-    "npv_score": (_set_rate(measures.npv, "tn", "fn"), _NPV),
-    "fallout_score": (_set_rate(measures.fallout, "fp", "tn"), _SPECIFICITY),
+_CLFEVAL_ONLY: dict[str, _Entry] = {
+    "specificity_score": _set_rate(measures.specificity, "tn", "fp"),
+    "npv_score": _set_rate(measures.npv, "tn", "fn"),
+    "fallout_score": _set_rate(measures.fallout, "fp", "tn"),
     "error_rate": (_hamming, _never),
 }
 
@@ -319,9 +330,10 @@ class KnownMetric:
         except _Unsupported:
             return None
 
-    def may_warn(self, counts: ThresholdCounts) -> np.ndarray:
-        """Thresholds where the metric may warn (a superset: the metric itself decides)."""
-        return self._entry[1](counts)
+    def warning_patterns(self, counts: ThresholdCounts) -> tuple[np.ndarray, np.ndarray]:
+        """(mask of the thresholds where the metric may warn, a boolean key per threshold: the
+        metric gives the same warnings at thresholds of the same key)."""
+        return self._entry[1](counts, self.keywords)
 
     @property
     def _entry(self):
@@ -418,13 +430,13 @@ def metric_at_thresholds(
 
 
 def _warn_as_metric(known: KnownMetric, counts: ThresholdCounts, call_at: Callable[[int], Any]) -> None:
-    """Call the metric once at each distinct pattern of empty confusion cells where it may
+    """Call the metric once per distinct warning pattern among the thresholds where it may
     warn, so that its own warnings (class and message) reach the caller; scikit-learn, calling
     it at every threshold, gives the same warnings (repeated)."""
-    where = np.flatnonzero(known.may_warn(counts))
+    mask, key = known.warning_patterns(counts)
+    where = np.flatnonzero(mask)
     if where.size == 0:
         return
-    empty = np.stack([counts.tp[where] == 0, counts.fp[where] == 0, counts.fn[where] == 0, counts.tn[where] == 0], axis=1)
-    _, first = np.unique(empty, axis=0, return_index=True)
+    _, first = np.unique(key[where], axis=0, return_index=True)
     for i in np.sort(first):
         call_at(int(where[i]))
