@@ -61,7 +61,7 @@ class SortedScores:
     sample_weight: np.ndarray | None  # sorted float64 (the array scikit-learn hands to metrics)
     last: np.ndarray
 
-    @property
+    @functools.cached_property
     def thresholds(self) -> np.ndarray:
         """The distinct scores, decreasing."""
         return self.y_score[self.last]
@@ -87,9 +87,11 @@ class SortedScores:
         return ThresholdCounts(self.thresholds, c.tp[1:], c.fp[1:], c.fn[1:], c.tn[1:])
 
 
-def sort_scores(y: np.ndarray, y_score: Any, sample_weight: Any, func: str) -> SortedScores:
+def sort_scores(y: np.ndarray, y_score: Any, sample_weight: Any, func: str, *, stable: bool = True) -> SortedScores:
     """Validate scores (finite numbers, one per label of ``y``) and weights (finite, >= 0, not
-    all zero), drop the zero-weight samples and sort the rest by decreasing score, stably."""
+    all zero), drop the zero-weight samples and sort the rest by decreasing score: stably
+    (ties in input order, as scikit-learn passes them to a metric), or, when only the counts
+    per distinct score matter, with numpy's faster default sort."""
     raw = as_1d(as_array(y_score, "y_score"), f"{func} needs y_score of shape (n_samples,)")
     as_score_array(raw)  # numeric and finite
     n = check_consistent_length(y_true=y, y_score=raw)
@@ -100,8 +102,10 @@ def sort_scores(y: np.ndarray, y_score: Any, sample_weight: Any, func: str) -> S
         if not w.all():
             keep = np.flatnonzero(w)
             raw, w = raw[keep], w[keep]
-    # stable descending: ascending stable sort of the reversed array, read backwards
-    order = (raw.size - 1) - np.argsort(raw[::-1], kind="stable")[::-1]
+    if stable:  # stable descending: ascending stable sort of the reversed array, read backwards
+        order = (raw.size - 1) - np.argsort(raw[::-1], kind="stable")[::-1]
+    else:
+        order = np.argsort(raw)[::-1]
     sorted_scores = raw[order]
     sorted_weights = None if w is None else w[order]
     if keep is not None:
@@ -243,35 +247,17 @@ def _fbeta_key(c: ThresholdCounts, kw: dict[str, Any]) -> tuple[np.ndarray, np.n
     return _F1[1](c, _without_beta(kw)[1])
 
 
-def _accuracy(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-    _no_options(kw, "normalize")
-    if not _flag(kw, "normalize", True):
-        raise _Unsupported
-    return measures.accuracy(c.matrices())
+def _table_measure(formula: Callable[[np.ndarray], np.ndarray], flag: tuple[str, bool] | None = None):
+    """A measure of the (m, 2, 2) tables; ``flag``: a boolean option and the one value of it
+    that the sweep reproduces."""
 
+    def compute(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
+        _no_options(kw, *(flag[:1] if flag else ()))
+        if flag is not None and _flag(kw, *flag) != flag[1]:
+            raise _Unsupported
+        return formula(c.matrices())
 
-def _error_rate(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-    _no_options(kw, "normalize")
-    if not _flag(kw, "normalize", True):
-        raise _Unsupported
-    return measures.error_rate(c.matrices())
-
-
-def _hamming(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-    _no_options(kw)
-    return measures.error_rate(c.matrices())
-
-
-def _balanced_accuracy(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-    _no_options(kw, "adjusted")
-    if _flag(kw, "adjusted", False):
-        raise _Unsupported
-    return measures.balanced_accuracy(c.matrices())
-
-
-def _mcc(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
-    _no_options(kw)
-    return measures.matthews_corrcoef(c.matrices())
+    return compute
 
 
 def _kappa(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
@@ -297,11 +283,11 @@ _METRICS: dict[str, _Entry] = {
     "f1_score": _F1,
     "fbeta_score": (_fbeta, _fbeta_key),
     "jaccard_score": _set_rate(measures.jaccard, "tp", "fp", "fn", nan_allowed=False),
-    "accuracy_score": (_accuracy, _never),
-    "zero_one_loss": (_error_rate, _never),
-    "hamming_loss": (_hamming, _never),
-    "balanced_accuracy_score": (_balanced_accuracy, _label_sets),
-    "matthews_corrcoef": (_mcc, _label_sets),
+    "accuracy_score": (_table_measure(measures.accuracy, ("normalize", True)), _never),
+    "zero_one_loss": (_table_measure(measures.error_rate, ("normalize", True)), _never),
+    "hamming_loss": (_table_measure(measures.error_rate), _never),
+    "balanced_accuracy_score": (_table_measure(measures.balanced_accuracy, ("adjusted", False)), _label_sets),
+    "matthews_corrcoef": (_table_measure(measures.matthews_corrcoef), _label_sets),
     "cohen_kappa_score": (_kappa, _label_sets),
 }
 #: clfeval's own metrics that scikit-learn does not have
@@ -309,7 +295,7 @@ _CLFEVAL_ONLY: dict[str, _Entry] = {
     "specificity_score": _set_rate(measures.specificity, "tn", "fp"),
     "npv_score": _set_rate(measures.npv, "tn", "fn"),
     "fallout_score": _set_rate(measures.fallout, "fp", "tn"),
-    "error_rate": (_hamming, _never),
+    "error_rate": (_table_measure(measures.error_rate), _never),
 }
 
 
@@ -406,27 +392,33 @@ def metric_at_thresholds(
     if metric_params is not None and not isinstance(metric_params, dict):
         raise TypeError(f"metric_params must be a dict or None, got {metric_params!r}.")
     y = _labels(y_true, func)
+    known = known_metric(metric_func, metric_params)
+    if known is not None and _binary_01(y):
+        s = sort_scores(y, y_score, sample_weight, func, stable=False)
+        counts = s.counts(y == 1)
+        values = known.values(counts)
+        if values is not None:
+            _warn_as_metric(known, counts, _caller(metric_func, metric_params, y, s))
+            return values, s.thresholds
     s = sort_scores(y, y_score, sample_weight, func)
+    call_at = _caller(metric_func, metric_params, y, s)
+    return np.asarray([call_at(i) for i in range(s.thresholds.size)]), s.thresholds
+
+
+def _caller(metric_func: Callable[..., Any], metric_params: dict | None, y: np.ndarray, s: SortedScores):
+    """The call at threshold i, as scikit-learn makes it: metric_func(y_true, y_pred (int32),
+    **metric_params, sample_weight=...), all in the sorted order."""
     y_sorted = y[s.order]
     kwargs = dict(metric_params or {})
     if s.sample_weight is not None:
         kwargs["sample_weight"] = s.sample_weight
-    thresholds = s.thresholds
-    n = y_sorted.size
 
     def call_at(i: int) -> Any:
-        y_pred = np.zeros(n, dtype=np.int32)
+        y_pred = np.zeros(y_sorted.size, dtype=np.int32)
         y_pred[: s.last[i] + 1] = 1  # the scores >= thresholds[i] come first
         return metric_func(y_sorted, y_pred, **kwargs)
 
-    known = known_metric(metric_func, metric_params)
-    if known is not None and _binary_01(y):
-        counts = s.counts(y == 1)
-        values = known.values(counts)
-        if values is not None:
-            _warn_as_metric(known, counts, call_at)
-            return values, thresholds
-    return np.asarray([call_at(i) for i in range(thresholds.size)]), thresholds
+    return call_at
 
 
 def _warn_as_metric(known: KnownMetric, counts: ThresholdCounts, call_at: Callable[[int], Any]) -> None:
