@@ -337,3 +337,12 @@ def test_metric_at_thresholds_errors(args, kwargs):
 
 def test_exported():
     assert {"confusion_matrix_at_thresholds", "metric_at_thresholds"} <= set(cm.__all__)
+
+
+@pytest.mark.parametrize("fill", [0, 0.0, np.nan])
+def test_kappa_replacement_value_as_scikit_learn_returns_it(fill):
+    """One class and one threshold: kappa is undefined; scikit-learn returns replace_undefined_by
+    as given (an int makes an int array)."""
+    args = ([1, 1], [0.5, 0.5], sklearn_metrics.cohen_kappa_score)
+    assert_same(cm.metric_at_thresholds, sklearn_metrics.metric_at_thresholds, *args,
+                metric_params={"replace_undefined_by": fill})

@@ -2,12 +2,13 @@
 
 :func:`confusion_matrix_at_thresholds` and :func:`metric_at_thresholds` take scikit-learn's
 arguments and return its values (thresholds are the distinct scores, decreasing, in y_score's
-dtype; a sample is predicted positive when its score is >= the threshold). Both read the
-counts off one :class:`~clfeval.roc_pr.BinaryRanking` of the sorted scores. scikit-learn calls
+dtype; a sample is predicted positive when its score is >= the threshold). The counts come
+from one :class:`~clfeval.roc_pr.BinaryRanking` of the sorted scores. scikit-learn calls
 ``metric_func`` once per threshold; here a label metric that clfeval knows (its own or
 scikit-learn's of the same name, also through ``functools.partial`` or ``metric_params``) is
-computed at every threshold at once from those counts (see :func:`known_metric`), and any other
-callable is called once per threshold, exactly as scikit-learn does.
+computed at every threshold at once from those counts with the :mod:`clfeval.measures`
+formulas (see :func:`known_metric`), and any other callable is called once per threshold,
+exactly as scikit-learn does.
 
 >>> import numpy as np
 >>> from clfeval.metrics import f1_score
@@ -44,8 +45,8 @@ _SKLEARN_MODULE = "sklearn.metrics._classification"
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class SortedScores:
-    """Samples sorted by decreasing score (ties in input order), zero-weight samples left out,
-    as scikit-learn sorts them before a threshold sweep.
+    """Samples sorted by decreasing score (a stable sort keeps ties in input order), zero-weight
+    samples left out, as scikit-learn sorts them before a threshold sweep.
 
     ``order`` indexes the input arrays; ``last`` is the position (in sorted order) of the last
     sample of each distinct score: the thresholds are ``y_score[last]`` and, at threshold i, the
@@ -143,7 +144,7 @@ def confusion_matrix_at_thresholds(
         raise TypeError(f"pos_label must be a number, string, bool or None, got {pos_label!r}.")
     y = _labels(y_true, func)
     is_pos, _ = binary_positives(y, pos_label, func)
-    s = sort_scores(y, y_score, sample_weight, func)
+    s = sort_scores(y, y_score, sample_weight, func, stable=False)  # counts only: tie order is moot
     c = s.counts(is_pos)
     tns, fps, fns, tps = (np.array(x, dtype=np.float64) for x in (c.tn, c.fp, c.fn, c.tp))
     return tns, fps, fns, tps, s.thresholds
@@ -266,7 +267,7 @@ def _kappa(c: ThresholdCounts, kw: dict[str, Any]) -> np.ndarray:
     if kw.get("labels") is not None or kw.get("weights") not in (None, "linear", "quadratic"):
         raise _Unsupported
     fill = kw.get("replace_undefined_by", np.nan)
-    if isinstance(fill, (bool, np.bool_)) or not isinstance(fill, Real):
+    if not isinstance(fill, float):  # scikit-learn returns it as given: an int stays an int
         raise _Unsupported
     if not (math.isnan(fill) or -1.0 <= fill <= 1.0):
         raise _Unsupported
