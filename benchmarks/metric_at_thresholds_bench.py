@@ -22,7 +22,8 @@ What is compared (same process, same data, same call):
 
 Both results are checked to agree (largest absolute difference, thresholds equal).
 Data: y uniform over {0, 1}; score = sigmoid(+-1.5 + N(0, 1)), float64 (continuous: n distinct
-values). Writes ``results/metric_at_thresholds.json`` (atomically) and prints one line.
+values). Writes ``results/metric_at_thresholds.json`` and ``results/metric_at_thresholds_table.md``
+(atomically) and prints one line.
 """
 
 from __future__ import annotations
@@ -64,6 +65,21 @@ def _sklearn_loop(y: np.ndarray, s: np.ndarray, k: int) -> tuple[np.ndarray, flo
     thresholds = ss[np.append(np.flatnonzero(np.diff(ss)), ss.size - 1)][:k]
     values = np.asarray([sk_f1(ys, (ss >= t).astype(np.int32)) for t in thresholds])
     return values, time.perf_counter() - start
+
+
+def table(record: dict) -> str:
+    """The Markdown table of one run (written next to the JSON)."""
+    ms = 1000.0
+    return (
+        "| n | thresholds | scikit-learn | clfeval (sklearn's f1_score) | clfeval (own f1_score) | ratio | one argsort |\n"
+        "|---:|---:|---:|---:|---:|---:|---:|\n"
+        f"| {record['n']:,} | {record['n_thresholds']:,} | {record['sklearn_seconds']:.1f} s | "
+        f"{record['clfeval_seconds'] * ms:.2f} ms | {record['clfeval_seconds_own_f1'] * ms:.2f} ms | "
+        f"{record['ratio']:,.0f}x (target >= {record['ratio_target']:.0f}x) | "
+        f"{record['argsort_bound_seconds'] * ms:.2f} ms (clfeval = {record['clfeval_over_bound']:.1f}x) |\n\n"
+        f"scikit-learn 1.9.1: {record['sklearn_how']}; clfeval: best of {record['clfeval_repeats']} warm calls; "
+        f"{record['machine']['cores']} cores ({record['machine']['cpu']}), {record['when']}.\n"
+    )
 
 
 def main() -> None:
@@ -126,6 +142,7 @@ def main() -> None:
         "same_thresholds": same_thresholds,
     }
     write_text_atomic(args.out / "metric_at_thresholds.json", json.dumps(record, indent=2) + "\n")
+    write_text_atomic(args.out / "metric_at_thresholds_table.md", table(record))
     print(
         f"metric_at_thresholds(f1_score) n={n}, {m} thresholds: scikit-learn {t_sklearn:.1f} s "
         f"({how}); clfeval {t_ours * 1000:.2f} ms (own f1_score {t_ours_own * 1000:.2f} ms); "
