@@ -346,3 +346,14 @@ def test_kappa_replacement_value_as_scikit_learn_returns_it(fill):
     args = ([1, 1], [0.5, 0.5], sklearn_metrics.cohen_kappa_score)
     assert_same(cm.metric_at_thresholds, sklearn_metrics.metric_at_thresholds, *args,
                 metric_params={"replace_undefined_by": fill})
+
+
+@pytest.mark.parametrize("args", [(1,), ("b", [1, 2, 3])])
+def test_positional_pos_label_and_weights_warn_as_scikit_learn(args):
+    """scikit-learn 1.9 still takes pos_label and sample_weight positionally, with a FutureWarning."""
+    y = ["a", "b", "b"] if args[0] == "b" else [0, 1, 1]
+    got = assert_same(cm.confusion_matrix_at_thresholds, sklearn_metrics.confusion_matrix_at_thresholds,
+                      y, [0.1, 0.3, 0.2], *args)
+    assert got[4].tolist() == [0.3, 0.2, 0.1]
+    with pytest.raises(TypeError):
+        cm.confusion_matrix_at_thresholds([0, 1], [0.1, 0.2], 1, None, 3)

@@ -20,7 +20,9 @@ exactly as scikit-learn does.
 from __future__ import annotations
 
 import functools
+import inspect
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Real
@@ -125,6 +127,33 @@ def _labels(y_true: Any, func: str) -> np.ndarray:
     return y
 
 
+def _keywords_once_positional(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Accept the keyword-only arguments positionally too, with scikit-learn 1.9's FutureWarning
+    (scikit-learn 1.8 took them positionally; 1.11 will not)."""
+    names = [p.name for p in inspect.signature(func).parameters.values() if p.kind is p.KEYWORD_ONLY]
+
+    @functools.wraps(func)
+    def wrapper(y_true: Any, y_score: Any, *args: Any, **kwargs: Any) -> Any:
+        if args:
+            if len(args) > len(names):
+                raise TypeError(f"{func.__name__} takes at most {2 + len(names)} positional arguments.")
+            given = ", ".join(f"{name}={value}" for name, value in zip(names, args))
+            warnings.warn(
+                f"Pass {given} as keyword args. From version 1.11 passing these as positional "
+                "arguments will result in an error",
+                FutureWarning,
+                stacklevel=2,
+            )
+            for name, value in zip(names, args):
+                if name in kwargs:
+                    raise TypeError(f"{func.__name__} got multiple values for argument {name!r}.")
+                kwargs[name] = value
+        return func(y_true, y_score, **kwargs)
+
+    return wrapper
+
+
+@_keywords_once_positional
 def confusion_matrix_at_thresholds(
     y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weight: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
