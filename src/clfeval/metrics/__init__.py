@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+from .at_thresholds import *  # noqa: F401,F403
+from .at_thresholds import __all__ as _at_thresholds_all
 from .classification import *  # noqa: F401,F403
 from .classification import __all__ as _classification_all
 from .probabilistic import *  # noqa: F401,F403
@@ -14,4 +16,4 @@ from .probabilistic import __all__ as _probabilistic_all
 from .ranking import *  # noqa: F401,F403
 from .ranking import __all__ as _ranking_all
 
-__all__ = list(_classification_all) + list(_ranking_all) + list(_probabilistic_all)
+__all__ = list(_classification_all) + list(_ranking_all) + list(_probabilistic_all) + list(_at_thresholds_all)

@@ -164,6 +164,23 @@ def _binary_table(
     n = check_consistent_length(y_true=y, y_score=s)
     _check_nonempty(n, func)
     w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    is_pos, classes = binary_positives(y, pos_label, func)
+    if func != "det_curve" and sums_overflow(w, is_pos):
+        return (is_pos, s, w), classes
+    # DET: float weights whose sums pass the float range scaled down by a power of two per class
+    w = overflow_scaled_weights(w, is_pos)
+    return ScoreTable._build(is_pos, s, _BINARY, w), classes
+
+
+def binary_positives(y: np.ndarray, pos_label: Any, func: str) -> tuple[np.ndarray, np.ndarray]:
+    """Binary (or, with ``pos_label``, multiclass) 1-D labels as a mask of the positive class,
+    by scikit-learn's rules (no pos_label: labels in {0, 1} or {-1, 1}, 1 positive); also
+    returns y's distinct labels.
+
+    >>> mask, classes = binary_positives(np.array(["a", "b", "b"]), "b", "roc_curve")
+    >>> mask.tolist(), classes.tolist()
+    ([False, True, True], ['a', 'b'])
+    """
     kind, classes = target_kind(y, "y_true")
     if not (kind == "binary" or (kind == "multiclass" and pos_label is not None)):
         hint = (
@@ -172,13 +189,7 @@ def _binary_table(
             else "; pass one label column at a time"
         )
         raise _kind_error(kind, func, y, hint)
-    pos_label = _resolve_pos_label(pos_label, classes, func)
-    is_pos = _is_label(y, pos_label)
-    if func != "det_curve" and sums_overflow(w, is_pos):
-        return (is_pos, s, w), classes
-    # DET: float weights whose sums pass the float range scaled down by a power of two per class
-    w = overflow_scaled_weights(w, is_pos)
-    return ScoreTable._build(is_pos, s, _BINARY, w), classes
+    return _is_label(y, _resolve_pos_label(pos_label, classes, func)), classes
 
 
 def _score_dtype(y_score: Any) -> np.dtype:
