@@ -249,7 +249,8 @@ def check_binary_predictions(
     y = as_array(y_true, "y_true")
     kind, classes = target_kind(y, "y_true")
     if kind != "binary":
-        raise ValueError(f"The target y is not binary. Got {kind} type of target.")
+        hint = "; for one curve per class use clfeval.plot.OneVsRestDisplay" if kind == "multiclass" else ""
+        raise ValueError(f"The target y is not binary. Got {kind} type of target{hint}.")
     check_consistent_length(y_true=y, y_score=y_score, sample_weight=sample_weight)
     if pos_label is None:
         values = classes.tolist()
