@@ -200,7 +200,10 @@ def estimator_name(estimator: Any, name: str | None) -> str:
 
 def _check_fitted(estimator: Any) -> None:
     is_fitted = getattr(estimator, "__sklearn_is_fitted__", None)
-    fitted = is_fitted() if callable(is_fitted) else hasattr(estimator, "classes_")
+    if callable(is_fitted):
+        fitted = is_fitted()
+    else:  # scikit-learn's rule: fit sets attributes whose names end with "_"
+        fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(estimator))
     if not fitted:
         raise NotFittedError(
             f"This {type(estimator).__name__} instance is not fitted yet. Call 'fit' with appropriate "
