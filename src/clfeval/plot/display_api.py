@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "NotFittedError", "plain_axes", "style_kwargs", "despine", "as_list", "check_param_lengths",
     "legend_label", "curve_line_kwargs", "is_classifier", "estimator_name", "binary_response",
-    "check_binary_predictions", "deprecated_y_pred", "deprecated_estimator_name", "cv_folds", "Style",
+    "check_binary_predictions", "deprecated_y_pred", "deprecated_estimator_name", "cv_fold_scores", "Style",
     "curve_values", "positive_label_suffix",
 ]
 
@@ -306,9 +306,12 @@ def take_rows(a: Any, index: Any) -> Any:
     return a[index] if hasattr(a, "shape") else np.asarray(a)[index]
 
 
-def cv_folds(cv_results: Mapping[str, Any], X: Any, y: Any, sample_weight: Any) -> Iterator[tuple[Any, Any, Any, Any]]:
-    """(estimator, X_test, y_test, sample_weight_test) of each fold of ``cross_validate(...,
-    return_estimator=True, return_indices=True)``, after scikit-learn's checks."""
+def cv_fold_scores(
+    cv_results: Mapping[str, Any], X: Any, y: Any, sample_weight: Any, response_method: Any, pos_label: Any
+) -> Iterator[tuple[Any, np.ndarray, Any, Any]]:
+    """(y_test, scores, positive class, sample_weight_test) of each fold of ``cross_validate(...,
+    return_estimator=True, return_indices=True)``: each fold's estimator scored on its test rows
+    (as :func:`binary_response`), after scikit-learn's checks of the results, X and y."""
     if not all(key in cv_results for key in ("estimator", "indices")):
         raise ValueError(
             "`cv_results` does not contain one of the following required keys: {'estimator', 'indices'}. "
@@ -325,4 +328,5 @@ def cv_folds(cv_results: Mapping[str, Any], X: Any, y: Any, sample_weight: Any) 
         raise ValueError(f"The target `y` is not binary. Got {kind} type of target.")
     check_consistent_length(X=range(n), y=y, sample_weight=sample_weight)
     for estimator, test in zip(cv_results["estimator"], indices["test"]):
-        yield estimator, take_rows(X, test), take_rows(y, test), take_rows(sample_weight, test)
+        scores, positive = binary_response(estimator, take_rows(X, test), response_method, pos_label)
+        yield take_rows(y, test), scores, positive, take_rows(sample_weight, test)

@@ -40,7 +40,7 @@ from ._curve import (
 )
 from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
 from .display_api import (
-    as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, cv_folds,
+    as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, cv_fold_scores,
     deprecated_estimator_name, deprecated_y_pred, despine as despine_axes, estimator_name, plain_axes,
     style_kwargs, Style, curve_values, positive_label_suffix,
 )
@@ -245,8 +245,8 @@ class PrecisionRecallDisplay(ManyModels):
         from ..metrics import average_precision_score, precision_recall_curve
 
         precisions, recalls, aps, prevalences, fold_pos = [], [], [], [], None
-        for estimator, X_test, y_test, w_test in cv_folds(cv_results, X, y, sample_weight):
-            y_score, fold_pos = binary_response(estimator, X_test, response_method, pos_label)
+        for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,
+                                                                 pos_label):
             p, r, _ = precision_recall_curve(y_test, y_score, pos_label=fold_pos, sample_weight=w_test,
                                              drop_intermediate=drop_intermediate)
             precisions.append(p)

@@ -37,7 +37,7 @@ from ._curve import (
 from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
 from .display_api import (
     Style, as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, curve_values,
-    cv_folds, despine as despine_axes, estimator_name, plain_axes, positive_label_suffix, style_kwargs,
+    cv_fold_scores, despine as despine_axes, estimator_name, plain_axes, positive_label_suffix, style_kwargs,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -171,8 +171,8 @@ class RocCurveDisplay(ManyModels):
         from ..metrics import auc, roc_curve
 
         fprs, tprs, aucs, fold_pos = [], [], [], None
-        for estimator, X_test, y_test, w_test in cv_folds(cv_results, X, y, sample_weight):
-            y_score, fold_pos = binary_response(estimator, X_test, response_method, pos_label)
+        for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,
+                                                                 pos_label):
             fpr, tpr, _ = roc_curve(y_test, y_score, pos_label=fold_pos, sample_weight=w_test,
                                     drop_intermediate=drop_intermediate)
             fprs.append(fpr)
