@@ -354,3 +354,28 @@ def test_confusion_constructor_and_plot():
         cf = cp.ConfusionMatrixDisplay(cm, display_labels=labels).plot(ax=Figure().add_subplot())
         sk.display_labels = cf.display_labels = list(range(2)) if labels is None else labels
         assert_same_matrix(sk, cf)
+
+
+# -- clfeval's view beside scikit-learn's --------------------------------------------------------
+
+
+def test_from_evaluation_keeps_clfevals_view_and_redraws_as_sklearn():
+    import clfeval
+    from matplotlib import cbook
+
+    ev = clfeval.evaluate(YS, y_score=S, pos_label="spam", sample_weight=W, name="lr")
+    mine = cp.PrecisionRecallDisplay.from_evaluation(ev, ax=Figure().add_subplot())
+    assert mine.style == "clfeval" and len(mine.iso_f1_lines_) == 4 and mine.break_even_ is not None
+    assert mine.line_.get_label().startswith(f"lr (AP = {mine.average_precision:.3f}, break-even")
+    sk = skm.PrecisionRecallDisplay.from_predictions(YS, S, pos_label="spam", sample_weight=W, name="lr",
+                                                     ax=Figure().add_subplot())
+    again = mine.plot(ax=Figure().add_subplot(), style="sklearn", show_break_even=False, show_operating_point=False)
+    assert again.iso_f1_lines_ == [] and again.line_.get_label() == sk.line_.get_label()
+    # clfeval's curve runs by increasing recall: drawn "steps-pre", the same staircase as scikit-learn's
+    assert again.line_.get_drawstyle() == "steps-pre" and sk.line_.get_drawstyle() == "steps-post"
+    ours = cbook.pts_to_prestep(*again.line_.get_xydata().T)
+    theirs = cbook.pts_to_poststep(*sk.line_.get_xydata().T)
+    np.testing.assert_allclose(np.unique(np.c_[ours].T, axis=0), np.unique(np.c_[theirs].T, axis=0), atol=1e-12)
+    roc = cp.RocCurveDisplay.from_evaluation(ev, ax=Figure().add_subplot())
+    assert roc.chance_level_ is not None and roc.operating_point_ is not None
+    assert roc.ax_.get_xlabel() == "False positive rate (positive class: spam)"
