@@ -13,6 +13,7 @@ scikit-learn is never imported: an estimator is only asked for its ``classes_`` 
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Literal
@@ -27,7 +28,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
 __all__ = [
-    "NotFittedError", "plain_axes", "style_kwargs", "despine", "as_list", "check_param_lengths",
+    "NotFittedError", "not_fitted_error", "plain_axes", "style_kwargs", "despine", "as_list", "check_param_lengths",
     "legend_label", "curve_line_kwargs", "is_classifier", "estimator_name", "binary_response",
     "check_binary_predictions", "deprecated_y_pred", "deprecated_estimator_name", "cv_fold_scores", "Style",
     "curve_values", "positive_label_suffix",
@@ -48,7 +49,19 @@ ALIASES = {
 
 
 class NotFittedError(ValueError, AttributeError):
-    """An estimator used before ``fit`` (a ValueError and an AttributeError, as scikit-learn's)."""
+    """An estimator used before ``fit`` (a ValueError and an AttributeError, as scikit-learn's).
+
+    Raised as ``sklearn.exceptions.NotFittedError`` instead when scikit-learn has loaded it (it
+    has, for any scikit-learn estimator), so that ``except NotFittedError`` written for
+    scikit-learn catches it; scikit-learn is never imported here.
+    """
+
+
+def not_fitted_error(message: str) -> Exception:
+    """scikit-learn's NotFittedError if loaded, else clfeval's."""
+    loaded = sys.modules.get("sklearn.exceptions")
+    cls = getattr(loaded, "NotFittedError", None) if loaded is not None else None
+    return (cls if isinstance(cls, type) and issubclass(cls, Exception) else NotFittedError)(message)
 
 
 def plain_axes(ax: Axes | None) -> tuple[Axes, Figure]:
@@ -205,7 +218,7 @@ def _check_fitted(estimator: Any) -> None:
     else:  # scikit-learn's rule: fit sets attributes whose names end with "_"
         fitted = any(k.endswith("_") and not k.startswith("__") for k in vars(estimator))
     if not fitted:
-        raise NotFittedError(
+        raise not_fitted_error(
             f"This {type(estimator).__name__} instance is not fitted yet. Call 'fit' with appropriate "
             "arguments before using this estimator."
         )
