@@ -2,7 +2,10 @@
 
 Each display computes once (``from_evaluation``, ``from_predictions``) and draws with
 ``plot(ax=None, ...) -> self``, keeping ``figure_``, ``ax_`` and its artists (``line_``,
-``im_``, ``text_``, ...). matplotlib is imported only when something is drawn
+``im_``, ``text_``, ...). ``RocCurveDisplay``, ``PrecisionRecallDisplay``,
+``ConfusionMatrixDisplay`` and ``DetCurveDisplay`` are drop-in for scikit-learn's: the same
+constructors (``from_estimator``, ``from_predictions``, ``from_cv_results``), arguments,
+defaults, attributes and drawing; ``from_evaluation`` adds clfeval's richer view. matplotlib is imported only when something is drawn
 (``pip install 'clfeval[plot]'``).
 
 >>> import clfeval
@@ -19,6 +22,7 @@ from .calibration import ReliabilityDisplay
 from .cd_diagram import CriticalDifferenceDisplay
 from .confusion import ConfusionMatrixDisplay
 from .costs import CostCurveDisplay, DecisionCurveDisplay
+from .det import DetCurveDisplay
 from .cross import CrossValidationCurveDisplay, FoldMetricsDisplay
 from .ovr import OneVsRestDisplay
 from .pr import PrecisionRecallDisplay
@@ -29,6 +33,7 @@ from .threshold3d import ThresholdCurve3DDisplay
 
 __all__ = [
     "ConfusionMatrixDisplay",
+    "DetCurveDisplay",
     "CriticalDifferenceDisplay",
     "RocCurveDisplay",
     "PrecisionRecallDisplay",

@@ -240,13 +240,10 @@ class ManyModels:
         ``from_evaluation``.
 
         >>> from matplotlib.figure import Figure
-        >>> from clfeval.plot import PrecisionRecallDisplay, RocCurveDisplay
-        >>> d = RocCurveDisplay.from_predictions([0, 1, 1], [0.2, 0.7, 0.9], ax=Figure().add_subplot())
-        >>> d.roc_auc, d.operating_point.threshold
-        (1.0, 0.5)
-        >>> d = PrecisionRecallDisplay.from_predictions([0, 1, 1], [0.2, 0.7, 0.9], ax=Figure().add_subplot())
-        >>> d.average_precision, d.recall.tolist(), d.precision.tolist()
-        (1.0, [0.0, 0.5, 1.0, 1.0], [1.0, 1.0, 1.0, 0.6666666666666666])
+        >>> from clfeval.plot import CostCurveDisplay
+        >>> d = CostCurveDisplay.from_predictions([0, 1, 1], [0.2, 0.7, 0.9], ax=Figure().add_subplot())
+        >>> d.name
+        'Classifier'
         """
         ev = binary_evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, name=name)
         return cls.from_evaluation(ev, ax=ax, **kwargs)

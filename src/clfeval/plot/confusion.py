@@ -1,8 +1,10 @@
-"""Confusion-matrix heat map: counts or normalised rates, annotated, readable for 2 to 50+ classes.
+"""Confusion-matrix heat map: counts or normalised rates, annotated, with scikit-learn's API.
 
-Annotation font, tick-label size and rotation follow the cell size; each number is written in
-black or white, whichever contrasts more with its cell; cells too small for any legible number
-are left unannotated.
+Built as scikit-learn builds it (``from_estimator``, ``from_predictions``, the constructor and
+``plot``) it draws what scikit-learn draws. ``from_evaluation`` draws clfeval's view, readable
+for 2 to 50+ classes: annotation font, tick-label size and rotation follow the cell size; each
+number is written in black or white, whichever contrasts more with its cell; cells too small for
+any legible number are left unannotated.
 
 >>> import clfeval
 >>> from matplotlib.figure import Figure
@@ -21,13 +23,14 @@ import numpy as np
 
 from ._curve import model_name
 from ._style import new_axes, set_fitted_title, text_color_on
+from .display_api import Style, is_classifier, plain_axes, style_kwargs
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
     from ..evaluation import Evaluation
 
-__all__ = ["ConfusionMatrixDisplay", "figure_size"]
+__all__ = ["ConfusionMatrixDisplay", "figure_size", "cell_text"]
 
 Normalize = Literal["true", "pred", "all"]
 
@@ -59,6 +62,23 @@ def _value_format(values: np.ndarray, normalized: bool) -> str:
     return ".3g"
 
 
+def cell_text(v: Any, dtype: np.dtype, values_format: str | None) -> str:
+    """scikit-learn's annotation of one cell: ``values_format``, else the shorter of ".2g" and
+    (for integers) "d".
+
+    >>> cell_text(np.int64(1234), np.dtype(int), None), cell_text(0.125, np.dtype(float), None)
+    ('1234', '0.12')
+    """
+    if values_format is not None:
+        return format(v, values_format)
+    text = format(v, ".2g")
+    if dtype.kind != "f":
+        whole = format(v, "d")
+        if len(whole) < len(text):
+            text = whole
+    return text
+
+
 def _format(v: Any, fmt: str) -> str:
     if not np.isfinite(v):
         return "–"
@@ -68,18 +88,29 @@ def _format(v: Any, fmt: str) -> str:
 
 
 class ConfusionMatrixDisplay:
-    """Heat map of a confusion matrix (rows = true class, columns = predicted).
+    """Heat map of a confusion matrix (rows = true class, columns = predicted), as
+    ``sklearn.metrics.ConfusionMatrixDisplay``.
 
-    ``confusion_matrix`` holds the values shown (counts, or rates when ``normalize`` says how
-    they were normalised). After ``plot``: ``im_``, ``text_`` ((k, k) array of Text, None for
-    hidden zeros; or None when the cells are too small or ``include_values`` is False),
-    ``ax_``, ``figure_``.
+    ``confusion_matrix`` holds the values shown (counts, or rates; clfeval's extra ``normalize``
+    says how they were normalised, ``title`` titles the axes). Built as scikit-learn builds it
+    (``from_estimator``, ``from_predictions``, the constructor and ``plot``) it draws what
+    scikit-learn draws; ``from_evaluation`` draws clfeval's readable view (``style="clfeval"``):
+    fonts and tick labels fitted to the cells, the better-contrasting text colour, a dash for an
+    undefined rate, zeros left blank above 20 classes. After ``plot``: ``im_``, ``text_`` ((k, k)
+    array of Text; None when ``include_values`` is False, and in the clfeval style None for a
+    hidden zero or when the cells are too small), ``ax_``, ``figure_``.
 
     >>> from matplotlib.figure import Figure
+    >>> d = ConfusionMatrixDisplay([[3, 1], [0, 12]], display_labels=["no", "yes"])
+    >>> d.plot(ax=Figure().add_subplot()).text_[1, 1].get_text(), d.ax_.get_xlabel()
+    ('12', 'Predicted label')
     >>> d = ConfusionMatrixDisplay([[0.75, 0.25], [0.0, 1.0]], normalize="true")
-    >>> d.plot(ax=Figure().add_subplot()).text_[0, 1].get_text()
+    >>> d.plot(ax=Figure().add_subplot(), style="clfeval").text_[0, 1].get_text()
     '0.25'
     """
+
+    #: how ``plot`` draws by default: "sklearn" (as scikit-learn) or "clfeval" (``from_evaluation``)
+    style: Style = "sklearn"
 
     def __init__(
         self,
@@ -92,14 +123,13 @@ class ConfusionMatrixDisplay:
         cm = np.asarray(confusion_matrix)
         if cm.ndim != 2 or cm.shape[0] != cm.shape[1]:
             raise ValueError(f"confusion_matrix must be square (k, k), got shape {cm.shape}.")
-        k = cm.shape[0]
-        labels = [str(v) for v in (range(k) if display_labels is None else display_labels)]
-        if len(labels) != k:
-            raise ValueError(f"display_labels has {len(labels)} entries for a {k} x {k} matrix.")
+        if display_labels is not None and len(display_labels) != cm.shape[0]:
+            raise ValueError(f"display_labels has {len(display_labels)} entries for a {cm.shape[0]} x "
+                             f"{cm.shape[0]} matrix.")
         if normalize not in (None, "true", "pred", "all"):
             raise ValueError(f"normalize must be 'true', 'pred', 'all' or None, got {normalize!r}.")
         self.confusion_matrix = cm
-        self.display_labels = labels
+        self.display_labels = display_labels
         self.normalize = normalize
         self.title = title
 
@@ -113,8 +143,9 @@ class ConfusionMatrixDisplay:
         ax: Axes | None = None,
         **plot_kwargs: Any,
     ) -> ConfusionMatrixDisplay:
-        """The confusion matrix of ``ev``: counts (``normalize=None``) or rates by "true" row,
-        "pred" column or "all"."""
+        """The confusion matrix of ``ev`` in clfeval's view: counts (``normalize=None``) or
+        rates by "true" row, "pred" column or "all" (an empty row's rates are NaN, shown "–");
+        blue by default, tick labels rotated as needed."""
         cm = ev.confusion
         if cm.counts is None:
             raise ValueError(
@@ -132,54 +163,113 @@ class ConfusionMatrixDisplay:
             normalize=normalize,
             title=title,
         )
+        disp.style = "clfeval"
+        plot_kwargs.setdefault("cmap", "Blues")
+        plot_kwargs.setdefault("xticks_rotation", "auto")
         return disp.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    def from_predictions(
-        cls,
-        y_true: Any,
-        y_pred: Any,
-        *,
-        labels: Any = None,
-        sample_weight: Any = None,
-        normalize: Normalize | None = None,
-        display_labels: Any = None,
-        ax: Axes | None = None,
-        **plot_kwargs: Any,
+    def from_estimator(
+        cls, estimator: Any, X: Any, y: Any, *, labels: Any = None, sample_weight: Any = None,
+        normalize: Normalize | None = None, display_labels: Any = None, include_values: bool = True,
+        xticks_rotation: Any = "horizontal", values_format: str | None = None, cmap: Any = "viridis",
+        ax: Axes | None = None, colorbar: bool = True, im_kw: dict[str, Any] | None = None,
+        text_kw: dict[str, Any] | None = None,
     ) -> ConfusionMatrixDisplay:
-        """As ``sklearn.metrics.ConfusionMatrixDisplay.from_predictions``, through ``clfeval.evaluate``.
+        """The confusion matrix of a fitted classifier's ``predict(X)`` against ``y``, as scikit-learn's."""
+        if not is_classifier(estimator):
+            raise ValueError(f"{cls.__name__}.from_estimator only supports classifiers")
+        return cls.from_predictions(
+            y, estimator.predict(X), labels=labels, sample_weight=sample_weight, normalize=normalize,
+            display_labels=display_labels, include_values=include_values, xticks_rotation=xticks_rotation,
+            values_format=values_format, cmap=cmap, ax=ax, colorbar=colorbar, im_kw=im_kw, text_kw=text_kw,
+        )
 
-        Unlike scikit-learn, a row (or column) with no samples is NaN when normalised, shown "–".
+    @classmethod
+    def from_predictions(
+        cls, y_true: Any, y_pred: Any, *, labels: Any = None, sample_weight: Any = None,
+        normalize: Normalize | None = None, display_labels: Any = None, include_values: bool = True,
+        xticks_rotation: Any = "horizontal", values_format: str | None = None, cmap: Any = "viridis",
+        ax: Axes | None = None, colorbar: bool = True, im_kw: dict[str, Any] | None = None,
+        text_kw: dict[str, Any] | None = None,
+    ) -> ConfusionMatrixDisplay:
+        """The confusion matrix of (y_true, y_pred), as scikit-learn's (``clfeval.metrics.confusion_matrix``;
+        the labels shown default to ``labels``, else the sorted labels of both).
 
         >>> from matplotlib.figure import Figure
         >>> d = ConfusionMatrixDisplay.from_predictions([0, 1, 1], [0, 1, 0], normalize="true",
         ...                                             ax=Figure().add_subplot())
-        >>> d.confusion_matrix.tolist()
-        [[1.0, 0.0], [0.5, 0.5]]
+        >>> d.confusion_matrix.tolist(), [[t.get_text() for t in row] for row in d.text_]
+        ([[1.0, 0.0], [0.5, 0.5]], [['1', '0'], ['0.5', '0.5']])
         """
-        from ..evaluation import evaluate
+        from ..labels import as_array, union_labels, unique_sorted
+        from ..metrics import confusion_matrix
 
-        ev = evaluate(y_true, y_pred, labels=labels, sample_weight=sample_weight)
-        return cls.from_evaluation(ev, normalize, display_labels=display_labels, ax=ax, **plot_kwargs)
+        if display_labels is None:
+            if labels is None:
+                yt, yp = as_array(y_true, "y_true"), as_array(y_pred, "y_pred")
+                display_labels = union_labels(unique_sorted(yt, "y_true"), unique_sorted(yp, "y_pred"),
+                                              names=("y_true", "y_pred"))
+            else:
+                display_labels = labels
+        cm = confusion_matrix(y_true, y_pred, sample_weight=sample_weight, labels=labels, normalize=normalize)
+        disp = cls(cm, display_labels=display_labels, normalize=normalize)
+        return disp.plot(include_values=include_values, cmap=cmap, ax=ax, xticks_rotation=xticks_rotation,
+                         values_format=values_format, colorbar=colorbar, im_kw=im_kw, text_kw=text_kw)
 
     def plot(
         self,
         *,
         include_values: bool = True,
-        hide_zeros: bool | None = None,
-        cmap: Any = "Blues",
-        xticks_rotation: Literal["auto", "horizontal", "vertical"] | float = "auto",
+        cmap: Any = "viridis",
+        xticks_rotation: Literal["auto", "horizontal", "vertical"] | float = "horizontal",
         values_format: str | None = None,
         ax: Axes | None = None,
         colorbar: bool = True,
         im_kw: dict[str, Any] | None = None,
         text_kw: dict[str, Any] | None = None,
+        hide_zeros: bool | None = None,
+        style: Style | None = None,
     ) -> ConfusionMatrixDisplay:
-        """Draw the heat map (argument names as scikit-learn's display).
+        """Draw the heat map (arguments and defaults as scikit-learn's ``plot``).
 
-        ``hide_zeros`` leaves cells of exactly 0 blank (their ``text_`` entry is None); by
-        default it does so above 20 classes, where the zeros only hide the pattern.
+        clfeval's extras: ``style`` ("sklearn" or "clfeval"; default: the display's own) and, in
+        the clfeval style, ``hide_zeros`` (leave cells of exactly 0 blank, their ``text_`` entry
+        None; by default above 20 classes) and ``xticks_rotation="auto"`` (rotate when needed).
         """
+        if (style or self.style) == "clfeval":
+            return self._plot_clfeval(include_values, hide_zeros, cmap, xticks_rotation, values_format, ax,
+                                      colorbar, im_kw, text_kw)
+        ax, fig = plain_axes(ax)
+        cm = self.confusion_matrix
+        k = cm.shape[0]
+        self.im_ = ax.imshow(cm, **style_kwargs({"interpolation": "nearest", "cmap": cmap}, im_kw or {}))
+        self.text_ = None
+        low, high = self.im_.cmap(0), self.im_.cmap(1.0)
+        if include_values:
+            self.text_ = np.empty_like(cm, dtype=object)
+            middle = (cm.max() + cm.min()) / 2.0
+            for i in range(k):
+                for j in range(k):
+                    kw = style_kwargs({"ha": "center", "va": "center", "color": high if cm[i, j] < middle else low},
+                                      text_kw or {})
+                    self.text_[i, j] = ax.text(j, i, cell_text(cm[i, j], cm.dtype, values_format), **kw)
+        labels = np.arange(k) if self.display_labels is None else self.display_labels
+        if colorbar:
+            fig.colorbar(self.im_, ax=ax)
+        ax.set(xticks=np.arange(k), yticks=np.arange(k), xticklabels=labels, yticklabels=labels,
+               ylabel="True label", xlabel="Predicted label")
+        ax.set_ylim((k - 0.5, -0.5))
+        for tick in ax.get_xticklabels():
+            tick.set_rotation(xticks_rotation)
+        self.figure_, self.ax_ = fig, ax
+        return self
+
+    def _plot_clfeval(
+        self, include_values: bool, hide_zeros: bool | None, cmap: Any, xticks_rotation: Any,
+        values_format: str | None, ax: Axes | None, colorbar: bool, im_kw: dict[str, Any] | None,
+        text_kw: dict[str, Any] | None,
+    ) -> ConfusionMatrixDisplay:
         import matplotlib as mpl
 
         cm = self.confusion_matrix.astype(np.float64)
@@ -226,11 +316,12 @@ class ConfusionMatrixDisplay:
         return min(box.width, box.height) / k * 72.0 / dpi
 
     def _label_ticks(self, ax: Axes, rotation: Any) -> None:
-        k = len(self.display_labels)
+        k = self.confusion_matrix.shape[0]
+        names = [str(v) for v in (range(k) if self.display_labels is None else self.display_labels)]
         cell = self._cell_points(ax, layout=False)  # before layout: close enough for ticks
         font = float(min(10.0, max(4.0, 0.8 * cell)))
         step = max(1, math.ceil(4.5 / max(cell, 1e-9)))  # show every step-th label when cramped
-        short = [lab if len(lab) <= MAX_NAME else lab[: MAX_NAME - 1] + "…" for lab in self.display_labels]
+        short = [lab if len(lab) <= MAX_NAME else lab[: MAX_NAME - 1] + "…" for lab in names]
         shown = [lab if i % step == 0 else "" for i, lab in enumerate(short)]
         longest = max((len(s) for s in shown), default=1)
         if rotation == "auto":

@@ -1,14 +1,21 @@
-"""Precision-recall display: the step-wise curve, labelled iso-F1 curves, the break-even point,
-the prevalence baseline (chance level) and the average precision.
+"""Precision-recall display, with scikit-learn's API: the step-wise curve, the prevalence
+baseline (chance level) and the average precision.
 
-The curve is drawn as scikit-learn draws it: each recall interval at the precision of its
-higher-recall end, the rectangles whose area is the average precision.
+Built as scikit-learn builds it (``from_estimator``, ``from_predictions``, ``from_cv_results``,
+or the constructor and ``plot``), it draws what scikit-learn draws. ``from_evaluation`` draws
+clfeval's richer view: labelled iso-F1 curves, the break-even point, the operating point, a
+confidence band. Either way each recall interval is drawn at the precision of its higher-recall
+end: the rectangles whose area is the average precision.
 
 >>> import clfeval
 >>> from matplotlib.figure import Figure
+>>> disp = PrecisionRecallDisplay.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], name="toy",
+...                                                ax=Figure().add_subplot())
+>>> disp.line_.get_label(), disp.prevalence_pos_label, disp.line_.get_drawstyle()
+('toy (AP = 0.83)', 0.5, 'steps-post')
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
 >>> disp = PrecisionRecallDisplay.from_evaluation(ev, ax=Figure().add_subplot())
->>> disp.line_.get_label(), disp.prevalence, disp.break_even_.get_xydata().tolist()
+>>> disp.line_.get_label(), disp.prevalence_pos_label, disp.break_even_.get_xydata().tolist()
 ('toy (AP = 0.833, break-even = 0.500)', 0.5, [[0.5, 0.5]])
 
 ``band=0.95`` (or a CurveBand from ``ev.band("pr")``) shades the pointwise confidence band of
@@ -22,15 +29,21 @@ precision at each recall, held over each recall step as the curve is:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._curve import (
-    BandOption, ManyModels, band_of, check_band, curve_title_name, draw_band, mark_point, model_name,
-    pick_curve,
+    BandOption, ManyModels, band_of, binary_evaluation, check_band, curve_title_name, draw_band, mark_point,
+    model_name, pick_curve,
 )
 from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
+from .display_api import (
+    as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, cv_fold_scores,
+    deprecated_estimator_name, deprecated_y_pred, despine as despine_axes, estimator_name, plain_axes,
+    style_kwargs, Style, curve_values, positive_label_suffix,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -40,7 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..roc_pr import BreakEvenPoint, Curve, OperatingPoint
     from ..uncertainty import CurveBand
 
-__all__ = ["PrecisionRecallDisplay", "draw_iso_f1", "draw_prevalence", "prevalence_of", "ISO_F1"]
+__all__ = ["PrecisionRecallDisplay", "draw_iso_f1", "draw_prevalence", "prevalence_of", "positive_share", "ISO_F1"]
 
 ISO_F1: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
 ISO_GID = DECOR_GID + "iso-f1"
@@ -120,43 +133,132 @@ def break_even_of(ev: Evaluation, curve: Curve) -> BreakEvenPoint | None:
 
 
 class PrecisionRecallDisplay(ManyModels):
-    """Precision-recall curve of one binary scorer (or one curve of a multi-class evaluation).
+    """Precision-recall curve(s) of a binary scorer, as ``sklearn.metrics.PrecisionRecallDisplay``.
 
-    ``band``: a pointwise confidence band (:class:`~clfeval.uncertainty.CurveBand`, precision
-    at each recall of a grid) or None. After ``plot``: ``line_``, ``band_``, ``chance_level_``,
-    ``iso_f1_lines_``, ``break_even_``, ``operating_point_`` (each None / empty when not
-    drawn), ``ax_``, ``figure_``.
+    Parameters as scikit-learn's: ``precision``, ``recall`` (arrays, or lists of arrays for
+    several curves), ``average_precision``, ``name``, ``pos_label``, ``prevalence_pos_label``
+    (where the chance level is drawn) and the deprecated ``estimator_name``; clfeval's extras:
+    ``break_even``, ``thresholds``, ``operating_point``, ``band`` (a pointwise
+    :class:`~clfeval.uncertainty.CurveBand` of precision at each recall, or None). After
+    ``plot``: ``line_``, ``chance_level_``, ``ax_``, ``figure_``, and ``band_``,
+    ``iso_f1_lines_``, ``break_even_``, ``operating_point_`` (None / empty when not drawn).
 
     >>> from matplotlib.figure import Figure
-    >>> d = PrecisionRecallDisplay(precision=[1, 1, 0.5], recall=[0, 1, 1], average_precision=1.0)
-    >>> d.plot(ax=Figure().add_subplot(), iso_f1=()).line_.get_drawstyle()
-    'steps-pre'
+    >>> d = PrecisionRecallDisplay([1, 1, 0.5], [0, 1, 1], average_precision=1.0, prevalence_pos_label=0.5)
+    >>> d.plot(ax=Figure().add_subplot(), plot_chance_level=True).chance_level_.get_label()
+    'Chance level (AP = 0.50)'
     """
+
+    #: how ``plot`` draws by default: "sklearn" (as scikit-learn) or "clfeval" (``from_evaluation``)
+    style: Style = "sklearn"
 
     def __init__(
         self,
-        *,
         precision: Any,
         recall: Any,
-        average_precision: float | None = None,
-        name: str | None = None,
+        *,
+        average_precision: Any = None,
+        name: Any = None,
         pos_label: Any = None,
-        prevalence: float | None = None,
+        prevalence_pos_label: Any = None,
+        estimator_name: Any = "deprecated",
         break_even: BreakEvenPoint | None = None,
         thresholds: Any = None,
         operating_point: OperatingPoint | None = None,
         band: CurveBand | None = None,
     ) -> None:
         self.band = check_band(band, "pr")
-        self.precision = np.asarray(precision, dtype=np.float64)
-        self.recall = np.asarray(recall, dtype=np.float64)
+        self.precision = curve_values(precision)
+        self.recall = curve_values(recall)
         self.average_precision = average_precision
-        self.name = name
+        self.name = deprecated_estimator_name(estimator_name, name)
         self.pos_label = pos_label
-        self.prevalence = prevalence
+        self.prevalence_pos_label = prevalence_pos_label
         self.break_even = break_even
-        self.thresholds = None if thresholds is None else np.asarray(thresholds, dtype=np.float64)
+        self.thresholds = curve_values(thresholds)
         self.operating_point = operating_point
+
+    # -- scikit-learn's constructors -------------------------------------------------------------
+
+    @classmethod
+    def from_estimator(
+        cls, estimator: Any, X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool = False,
+        response_method: Any = "auto", pos_label: Any = None, name: str | None = None, ax: Axes | None = None,
+        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
+        despine: bool = False, **kwargs: Any,
+    ) -> PrecisionRecallDisplay:
+        """The PR curve of a fitted binary classifier on (X, y), as scikit-learn's (scores from
+        ``predict_proba``, else ``decision_function``; positive class ``estimator.classes_[1]``)."""
+        y_score, pos_label = binary_response(estimator, X, response_method, pos_label)
+        return cls.from_predictions(
+            y, y_score, sample_weight=sample_weight, drop_intermediate=drop_intermediate, pos_label=pos_label,
+            name=estimator_name(estimator, name), ax=ax, curve_kwargs=curve_kwargs,
+            plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, despine=despine, **kwargs,
+        )
+
+    @classmethod
+    def from_predictions(
+        cls, y_true: Any, y_score: Any = None, *, sample_weight: Any = None, drop_intermediate: bool = False,
+        pos_label: Any = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
+        plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
+        y_pred: Any = "deprecated", band: BandOption = None, **kwargs: Any,
+    ) -> PrecisionRecallDisplay:
+        """The PR curve of binary scores, as scikit-learn's (``clfeval.metrics``' curve and AP).
+
+        ``prevalence_pos_label`` is the share of samples of the positive class (unweighted, as
+        scikit-learn). clfeval's extra ``band``: a confidence level such as 0.95 shades the
+        pointwise bootstrap band of :meth:`clfeval.Evaluation.band`.
+
+        >>> from matplotlib.figure import Figure
+        >>> d = PrecisionRecallDisplay.from_predictions([0, 1, 1], [0.2, 0.7, 0.9], ax=Figure().add_subplot())
+        >>> d.average_precision, d.recall.tolist(), d.precision.tolist()
+        (1.0, [1.0, 1.0, 0.5, 0.0], [0.6666666666666666, 1.0, 1.0, 1.0])
+        """
+        from ..labels import as_array
+        from ..metrics import average_precision_score, precision_recall_curve
+
+        y = as_array(y_true, "y_true")
+        y_score = deprecated_y_pred(y_score, y_pred)
+        pos_label, name = check_binary_predictions(y, y_score, sample_weight, pos_label, name)
+        precision, recall, _ = precision_recall_curve(y, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                                                      drop_intermediate=drop_intermediate)
+        ap = average_precision_score(y, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        shaded = None
+        if band is not None and band is not False:
+            ev = binary_evaluation(y, y_score, pos_label=pos_label, sample_weight=sample_weight, name=name)
+            shaded = band_of(ev, "pr", ev.pr.main, band)
+        disp = cls(precision, recall, average_precision=ap, name=name, pos_label=pos_label,
+                   prevalence_pos_label=positive_share(y, pos_label), band=shaded)
+        return disp.plot(ax=ax, name=name, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level,
+                         chance_level_kw=chance_level_kw, despine=despine, **kwargs)
+
+    @classmethod
+    def from_cv_results(
+        cls, cv_results: Mapping[str, Any], X: Any, y: Any, *, sample_weight: Any = None,
+        drop_intermediate: bool = True, response_method: Any = "auto", pos_label: Any = None,
+        name: Any = None, ax: Axes | None = None, curve_kwargs: Any = None, plot_chance_level: bool = False,
+        chance_level_kwargs: dict[str, Any] | None = None, despine: bool = False,
+    ) -> PrecisionRecallDisplay:
+        """One PR curve per fold of ``cross_validate(..., return_estimator=True,
+        return_indices=True)``, as scikit-learn's."""
+        from ..labels import as_array
+        from ..metrics import average_precision_score, precision_recall_curve
+
+        precisions, recalls, aps, prevalences, fold_pos = [], [], [], [], None
+        for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,
+                                                                 pos_label):
+            p, r, _ = precision_recall_curve(y_test, y_score, pos_label=fold_pos, sample_weight=w_test,
+                                             drop_intermediate=drop_intermediate)
+            precisions.append(p)
+            recalls.append(r)
+            aps.append(average_precision_score(y_test, y_score, pos_label=fold_pos, sample_weight=w_test))
+            prevalences.append(positive_share(as_array(y_test, "y"), fold_pos))
+        disp = cls(precisions, recalls, average_precision=aps, name=name, pos_label=fold_pos,
+                   prevalence_pos_label=prevalences)
+        return disp.plot(ax=ax, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level,
+                         chance_level_kw=chance_level_kwargs, despine=despine)
+
+    # -- clfeval's constructor -------------------------------------------------------------------
 
     @classmethod
     def from_evaluation(
@@ -169,7 +271,9 @@ class PrecisionRecallDisplay(ManyModels):
         band: BandOption = None,
         **plot_kwargs: Any,
     ) -> PrecisionRecallDisplay:
-        """The PR curve of ``ev`` (binary: the positive class; else ``curve``, default "micro").
+        """The PR curve of ``ev`` (binary: the positive class; else ``curve``, default "micro"),
+        in clfeval's view (``style="clfeval"``): iso-F1 curves, break-even and operating points,
+        the chance level (the weighted prevalence) once per axes, three decimals.
 
         ``band``: None (default, no band), a confidence level such as 0.95 (``True``: 0.95) for
         the pointwise bootstrap band of ``ev.band("pr", ...)`` (2000 resamples, seed 0), or a
@@ -177,50 +281,110 @@ class PrecisionRecallDisplay(ManyModels):
         """
         c = pick_curve(ev, "pr", curve)
         disp = cls(
-            precision=c.y, recall=c.x, average_precision=c.area,
+            c.y, c.x, average_precision=c.area,
             name=curve_title_name(ev, c, name or model_name(ev)),
             pos_label=c.name if ev.task == "binary" else None,
-            prevalence=prevalence_of(ev, c), break_even=break_even_of(ev, c),
+            prevalence_pos_label=prevalence_of(ev, c), break_even=break_even_of(ev, c),
             thresholds=c.thresholds, operating_point=c.operating_point, band=band_of(ev, "pr", c, band),
         )
+        disp.style = "clfeval"
+        plot_kwargs.setdefault("plot_chance_level", True)
         return disp.plot(ax=ax, **plot_kwargs)
+
+    # -- drawing ---------------------------------------------------------------------------------
 
     def plot(
         self,
         ax: Axes | None = None,
         *,
-        name: str | None = None,
-        plot_chance_level: bool = True,
-        iso_f1: Sequence[float] = ISO_F1,
+        name: Any = None,
+        curve_kwargs: Any = None,
+        plot_chance_level: bool = False,
+        chance_level_kw: dict[str, Any] | None = None,
+        despine: bool = False,
+        iso_f1: Sequence[float] | None = None,
         show_break_even: bool = True,
         show_operating_point: bool = True,
-        chance_level_kw: dict[str, Any] | None = None,
         band_kw: dict[str, Any] | None = None,
+        style: Style | None = None,
         **kwargs: Any,
     ) -> PrecisionRecallDisplay:
-        """Draw on ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``,
-        ``band_kw`` to the band's ``ax.fill_between`` (e.g. ``{"alpha": 0.3}``)."""
-        fig, ax = new_axes(ax, (5.8, 5.2))
-        name = name or self.name or "Classifier"
-        be = self.break_even if show_break_even else None
-        if be is not None and not np.isfinite(be.value):
-            be = None
-        label = area_label(name, "AP", self.average_precision)
-        if be is not None:
-            label = f"{label[:-1]}, break-even = {be.value:.3f})"
-        line_kw: dict[str, Any] = {"linewidth": 2.0, "drawstyle": PR_DRAWSTYLE, "label": label}
-        line_kw.update(kwargs)
-        (self.line_,) = ax.plot(self.recall, self.precision, **line_kw)
-        color = self.line_.get_color()
+        """Draw on ``ax`` (new pyplot axes if None); arguments as scikit-learn's ``plot``
+        (``**kwargs``: deprecated there, a FutureWarning; use ``curve_kwargs``).
+
+        clfeval's extras: ``iso_f1`` (F1 values of the grey iso-F1 curves; default: none, or
+        ISO_F1 in the clfeval style), ``show_break_even`` / ``show_operating_point`` (mark the
+        points the display holds), ``band_kw`` (to the band's ``ax.fill_between``), ``style``
+        ("sklearn" or "clfeval"; default: the display's own).
+        """
+        if (style or self.style) == "clfeval" and not isinstance(self.precision, list):
+            if kwargs:
+                curve_kwargs = {**(curve_kwargs or {}), **kwargs}
+            return self._plot_clfeval(ax, name, curve_kwargs, plot_chance_level, chance_level_kw, despine,
+                                      ISO_F1 if iso_f1 is None else iso_f1, show_break_even,
+                                      show_operating_point, band_kw)
+        ax, fig = plain_axes(ax)
+        self.ax_, self.figure_ = ax, fig
+        name = as_list(self.name if name is None else name)
+        precisions, recalls = as_list(self.precision), as_list(self.recall)
+        aps, prevalences = as_list(self.average_precision), as_list(self.prevalence_pos_label)
+        optional: dict[str, Any] = {"self.average_precision": aps, "self.prevalence_pos_label": prevalences}
+        if isinstance(name, list) and len(name) != 1:
+            optional["'name' (or self.name)"] = name
+        check_param_lengths({"self.precision": precisions, "self.recall": recalls}, optional,
+                            "PrecisionRecallDisplay")
+        n = len(precisions)
+        line_kws = curve_line_kwargs(
+            n, name, aps, "AP", curve_kwargs, defaults={"drawstyle": "steps-post"},
+            multi_defaults={"alpha": 0.5, "linestyle": "--", "color": "blue"}, legacy_kwargs=kwargs,
+            removed_version="1.11",
+        )
+        for r, kw in zip(recalls, line_kws):  # by increasing recall (from_evaluation): the same steps
+            if kw.get("drawstyle") == "steps-post" and len(r) > 1 and r[0] < r[-1]:
+                kw["drawstyle"] = PR_DRAWSTYLE
+        lines = [ax.plot(r, p, **kw)[0] for r, p, kw in zip(recalls, precisions, line_kws)]
+        self.line_ = lines[0] if n == 1 else lines
+        suffix = positive_label_suffix(self.pos_label)
+        ax.set(xlabel="Recall" + suffix, xlim=(-0.01, 1.01), ylabel="Precision" + suffix, ylim=(-0.01, 1.01),
+               aspect="equal")
+        chance_kw: dict[str, Any] = {}
+        self.chance_level_ = None
+        if plot_chance_level:
+            if self.prevalence_pos_label is None:
+                raise ValueError(
+                    "You must provide prevalence_pos_label when constructing the PrecisionRecallDisplay "
+                    "object in order to plot the chance level line. Alternatively, you may use "
+                    "PrecisionRecallDisplay.from_estimator or PrecisionRecallDisplay.from_predictions to "
+                    "automatically set prevalence_pos_label"
+                )
+            chance_kw = style_kwargs({"color": "k", "linestyle": "--", **({"alpha": 0.3} if n > 1 else {})},
+                                     chance_level_kw or {})
+            chance = [ax.plot((0, 1), (v, v), **chance_kw)[0] for v in prevalences]
+            if "label" not in chance_kw:
+                mean = np.mean(prevalences)
+                chance[0].set_label(f"Chance level (AP = {prevalences[0]:0.2f})" if n == 1 else
+                                    f"Chance level (AP = {mean:0.2f} +/- {np.std(prevalences):0.2f})")
+            self.chance_level_ = chance[0] if n == 1 else chance
+        self.iso_f1_lines_ = draw_iso_f1(ax, iso_f1 or ())
+        self._draw_band(ax, lines[0].get_color(), band_kw)
+        self._draw_points(ax, lines[0].get_color(), show_break_even, show_operating_point)
+        if despine:
+            despine_axes(ax)
+        if line_kws[0].get("label") is not None or (plot_chance_level and chance_kw.get("label") is not None):
+            ax.legend(loc="lower left")
+        return self
+
+    def _draw_band(self, ax: Axes, color: Any, band_kw: dict[str, Any] | None) -> None:
+        """The band, when the display holds one."""
         self.band_ = None
         if self.band is not None:
             self.band_ = draw_band(ax, self.band, color=color, step=True, **(band_kw or {}))
-        self.iso_f1_lines_ = draw_iso_f1(ax, iso_f1)
-        self.chance_level_ = (
-            draw_prevalence(ax, self.prevalence, **(chance_level_kw or {})) if plot_chance_level else None
-        )
+
+    def _draw_points(self, ax: Axes, color: Any, show_break_even: bool, show_operating_point: bool) -> None:
+        """The break-even and the operating points, when the display holds them."""
         self.break_even_ = None
-        if be is not None:
+        be = self.break_even
+        if show_break_even and be is not None and np.isfinite(be.value):
             self.break_even_ = mark_point(
                 ax, be.value, be.value, color=color, marker="D", size=10, hollow=True,
                 label="break-even point (P = R)", group="break-even point",
@@ -231,8 +395,44 @@ class PrecisionRecallDisplay(ManyModels):
             self.operating_point_ = mark_point(
                 ax, op.x, op.y, color=color, label=threshold_text(op.threshold), group="operating point"
             )
+
+    def _plot_clfeval(
+        self, ax: Axes | None, name: str | None, curve_kwargs: dict[str, Any] | None, plot_chance_level: bool,
+        chance_level_kw: dict[str, Any] | None, despine: bool, iso_f1: Sequence[float], show_break_even: bool,
+        show_operating_point: bool, band_kw: dict[str, Any] | None,
+    ) -> PrecisionRecallDisplay:
+        fig, ax = new_axes(ax, (5.8, 5.2))
+        name = name or self.name or "Classifier"
+        be = self.break_even if show_break_even else None
+        label = area_label(name, "AP", self.average_precision)
+        if be is not None and np.isfinite(be.value):
+            label = f"{label[:-1]}, break-even = {be.value:.3f})"
+        line_kw: dict[str, Any] = {"linewidth": 2.0, "drawstyle": PR_DRAWSTYLE, "label": label}
+        line_kw.update(curve_kwargs or {})
+        (self.line_,) = ax.plot(self.recall, self.precision, **line_kw)
+        color = self.line_.get_color()
+        self._draw_band(ax, color, band_kw)
+        self.iso_f1_lines_ = draw_iso_f1(ax, iso_f1)
+        self.chance_level_ = (
+            draw_prevalence(ax, self.prevalence_pos_label, **(chance_level_kw or {})) if plot_chance_level else None
+        )
+        self._draw_points(ax, color, show_break_even, show_operating_point)
         suffix = positive_suffix(self.pos_label)
         unit_square(ax, "Recall" + suffix, "Precision" + suffix, top=1.02)
+        if despine:
+            despine_axes(ax)
         refresh_legend(ax, loc="lower left")
         self.ax_, self.figure_ = ax, fig
         return self
+
+
+def positive_share(y_true: np.ndarray, pos_label: Any) -> float:
+    """Share of the samples (unweighted) whose label is ``pos_label``.
+
+    >>> positive_share(np.array(["a", "b", "b", "b"]), "b")
+    0.75
+    """
+    mask = y_true == pos_label
+    if not isinstance(mask, np.ndarray) or mask.shape != y_true.shape:
+        return 0.0
+    return float(np.count_nonzero(mask) / y_true.shape[0])

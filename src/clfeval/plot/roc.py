@@ -1,7 +1,16 @@
-"""ROC curve display: the curve, the random-guess diagonal, the current operating point, AUC.
+"""ROC curve display, with scikit-learn's API: the curve, the chance diagonal, the AUC.
+
+Built as scikit-learn builds it (``from_estimator``, ``from_predictions``, ``from_cv_results``,
+or the constructor and ``plot``), it draws what scikit-learn draws, with the same arguments and
+defaults. ``from_evaluation`` draws clfeval's richer view: the operating point, a confidence band,
+the chance diagonal once per axes and three decimals in the legend.
 
 >>> import clfeval
 >>> from matplotlib.figure import Figure
+>>> disp = RocCurveDisplay.from_predictions([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], name="toy",
+...                                         ax=Figure().add_subplot())
+>>> disp.line_.get_label(), disp.fpr.tolist(), disp.tpr.tolist()
+('toy (AUC = 0.75)', [0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
 >>> disp = RocCurveDisplay.from_evaluation(ev, ax=Figure().add_subplot())
 >>> disp.line_.get_label(), disp.line_.get_xdata().tolist()
@@ -16,15 +25,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._curve import (
-    BandOption, ManyModels, band_of, check_band, curve_title_name, draw_band, mark_point, model_name,
-    pick_curve,
+    BandOption, ManyModels, band_of, binary_evaluation, check_band, curve_title_name, draw_band, mark_point,
+    model_name, pick_curve,
 )
 from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
+from .display_api import (
+    Style, as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, curve_values,
+    cv_fold_scores, despine as despine_axes, estimator_name, plain_axes, positive_label_suffix, style_kwargs,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -50,41 +64,125 @@ def draw_chance_diagonal(ax: Axes, **kwargs: Any) -> Line2D | None:
 
 
 class RocCurveDisplay(ManyModels):
-    """ROC curve of one binary scorer (or one curve of a multi-class evaluation).
+    """ROC curve(s) of a binary scorer, as ``sklearn.metrics.RocCurveDisplay``.
 
-    Build it with :meth:`from_evaluation`, :meth:`from_evaluations` (several models on one
-    axes) or :meth:`from_predictions`; ``plot`` again on other axes at will. ``band``: a
-    pointwise confidence band (:class:`~clfeval.uncertainty.CurveBand`, TPR at each FPR of a
-    grid) or None. After ``plot``: ``line_``, ``band_`` (the shaded band or None),
-    ``chance_level_`` (None when not drawn or already there), ``operating_point_``, ``ax_``,
-    ``figure_``.
+    Parameters as scikit-learn's: ``fpr``, ``tpr`` (arrays, or lists of arrays for several
+    curves), ``roc_auc``, ``name``, ``pos_label``; clfeval's extras: ``thresholds``,
+    ``operating_point`` (marked when drawn) and ``band`` (a pointwise
+    :class:`~clfeval.uncertainty.CurveBand` or None). After ``plot``: ``line_`` (one Line2D, or a
+    list for several curves), ``chance_level_``, ``ax_``, ``figure_``, and ``band_``,
+    ``operating_point_`` (None when not drawn).
 
     >>> from matplotlib.figure import Figure
     >>> d = RocCurveDisplay(fpr=[0, 0, 1], tpr=[0, 1, 1], roc_auc=1.0, name="perfect")
-    >>> d.plot(ax=Figure().add_subplot()).line_.get_label()
-    'perfect (AUC = 1.000)'
+    >>> d.plot(ax=Figure().add_subplot(), plot_chance_level=True).line_.get_label()
+    'perfect (AUC = 1.00)'
+    >>> d.chance_level_.get_label(), d.ax_.get_xlabel()
+    ('Chance level (AUC = 0.5)', 'False Positive Rate')
     """
+
+    #: how ``plot`` draws by default: "sklearn" (as scikit-learn) or "clfeval" (``from_evaluation``)
+    style: Style = "sklearn"
 
     def __init__(
         self,
         *,
         fpr: Any,
         tpr: Any,
-        roc_auc: float | None = None,
-        name: str | None = None,
+        roc_auc: Any = None,
+        name: Any = None,
         pos_label: Any = None,
         thresholds: Any = None,
         operating_point: OperatingPoint | None = None,
         band: CurveBand | None = None,
     ) -> None:
         self.band = check_band(band, "roc")
-        self.fpr = np.asarray(fpr, dtype=np.float64)
-        self.tpr = np.asarray(tpr, dtype=np.float64)
+        self.fpr = curve_values(fpr)
+        self.tpr = curve_values(tpr)
         self.roc_auc = roc_auc
         self.name = name
         self.pos_label = pos_label
-        self.thresholds = None if thresholds is None else np.asarray(thresholds, dtype=np.float64)
+        self.thresholds = curve_values(thresholds)
         self.operating_point = operating_point
+
+    # -- scikit-learn's constructors -------------------------------------------------------------
+
+    @classmethod
+    def from_estimator(
+        cls, estimator: Any, X: Any, y: Any, *, sample_weight: Any = None, drop_intermediate: bool = True,
+        response_method: Any = "auto", pos_label: Any = None, name: str | None = None, ax: Axes | None = None,
+        curve_kwargs: Any = None, plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None,
+        despine: bool = False,
+    ) -> RocCurveDisplay:
+        """The ROC curve of a fitted binary classifier on (X, y), as scikit-learn's.
+
+        The scores are ``predict_proba``'s positive column, else ``decision_function``
+        (``response_method="auto"``); the positive class defaults to ``estimator.classes_[1]``
+        and the name to the estimator's class name.
+        """
+        y_score, pos_label = binary_response(estimator, X, response_method, pos_label)
+        return cls.from_predictions(
+            y, y_score, sample_weight=sample_weight, drop_intermediate=drop_intermediate, pos_label=pos_label,
+            name=estimator_name(estimator, name), ax=ax, curve_kwargs=curve_kwargs,
+            plot_chance_level=plot_chance_level, chance_level_kw=chance_level_kw, despine=despine,
+        )
+
+    @classmethod
+    def from_predictions(
+        cls, y_true: Any, y_score: Any = None, *, sample_weight: Any = None, drop_intermediate: bool = True,
+        pos_label: Any = None, name: str | None = None, ax: Axes | None = None, curve_kwargs: Any = None,
+        plot_chance_level: bool = False, chance_level_kw: dict[str, Any] | None = None, despine: bool = False,
+        band: BandOption = None,
+    ) -> RocCurveDisplay:
+        """The ROC curve of binary scores, as scikit-learn's (``clfeval.metrics.roc_curve``).
+
+        clfeval's extra ``band``: a confidence level such as 0.95 (``True``: 0.95) shades the
+        pointwise bootstrap band of :meth:`clfeval.Evaluation.band`.
+
+        >>> from matplotlib.figure import Figure
+        >>> d = RocCurveDisplay.from_predictions(["b", "a", "a"], [0.2, 0.7, 0.9], pos_label="a",
+        ...                                      ax=Figure().add_subplot())
+        >>> d.roc_auc, d.ax_.get_ylabel()
+        (1.0, 'True Positive Rate (Positive label: a)')
+        """
+        from ..metrics import auc, roc_curve
+
+        pos_label_shown, name = check_binary_predictions(y_true, y_score, sample_weight, pos_label, name)
+        fpr, tpr, thresholds = roc_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
+                                         drop_intermediate=drop_intermediate)
+        shaded = None
+        if band is not None and band is not False:
+            ev = binary_evaluation(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight, name=name)
+            shaded = band_of(ev, "roc", ev.roc.main, band)
+        disp = cls(fpr=fpr, tpr=tpr, roc_auc=auc(fpr, tpr), name=name, pos_label=pos_label_shown,
+                   thresholds=thresholds, band=shaded)
+        return disp.plot(ax=ax, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level,
+                         chance_level_kw=chance_level_kw, despine=despine)
+
+    @classmethod
+    def from_cv_results(
+        cls, cv_results: Mapping[str, Any], X: Any, y: Any, *, sample_weight: Any = None,
+        drop_intermediate: bool = True, response_method: Any = "auto", pos_label: Any = None,
+        ax: Axes | None = None, name: Any = None, curve_kwargs: Any = None, plot_chance_level: bool = False,
+        chance_level_kwargs: dict[str, Any] | None = None, despine: bool = False,
+    ) -> RocCurveDisplay:
+        """One ROC curve per fold of ``cross_validate(..., return_estimator=True,
+        return_indices=True)``: each fold's estimator scored on its test rows, as scikit-learn's."""
+        from ..metrics import auc, roc_curve
+
+        fprs, tprs, aucs, fold_pos = [], [], [], None
+        for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,
+                                                                 pos_label):
+            fpr, tpr, _ = roc_curve(y_test, y_score, pos_label=fold_pos, sample_weight=w_test,
+                                    drop_intermediate=drop_intermediate)
+            fprs.append(fpr)
+            tprs.append(tpr)
+            aucs.append(auc(fpr, tpr))
+        disp = cls(fpr=fprs, tpr=tprs, roc_auc=aucs, name=name, pos_label=fold_pos)
+        return disp.plot(ax=ax, curve_kwargs=curve_kwargs, plot_chance_level=plot_chance_level,
+                         chance_level_kw=chance_level_kwargs, despine=despine)
+
+    # -- clfeval's constructor -------------------------------------------------------------------
 
     @classmethod
     def from_evaluation(
@@ -97,7 +195,9 @@ class RocCurveDisplay(ManyModels):
         band: BandOption = None,
         **plot_kwargs: Any,
     ) -> RocCurveDisplay:
-        """The ROC curve of ``ev`` (binary: the positive class; else ``curve``, default "micro").
+        """The ROC curve of ``ev`` (binary: the positive class; else ``curve``, default "micro"),
+        in clfeval's view (``style="clfeval"``): the operating point, the chance diagonal once per
+        axes (``plot_chance_level=False`` leaves it out), three decimals.
 
         ``band``: None (default, no band), a confidence level such as 0.95 (``True``: 0.95) for
         the pointwise bootstrap band of ``ev.band("roc", ...)`` (2000 resamples, seed 0), or a
@@ -110,39 +210,88 @@ class RocCurveDisplay(ManyModels):
             pos_label=c.name if ev.task == "binary" else None,
             thresholds=c.thresholds, operating_point=c.operating_point, band=band_of(ev, "roc", c, band),
         )
+        disp.style = "clfeval"
+        plot_kwargs.setdefault("plot_chance_level", True)
         return disp.plot(ax=ax, **plot_kwargs)
+
+    # -- drawing ---------------------------------------------------------------------------------
 
     def plot(
         self,
         ax: Axes | None = None,
         *,
-        name: str | None = None,
-        plot_chance_level: bool = True,
-        show_operating_point: bool = True,
+        name: Any = None,
+        curve_kwargs: Any = None,
+        plot_chance_level: bool = False,
         chance_level_kw: dict[str, Any] | None = None,
+        despine: bool = False,
+        show_operating_point: bool = True,
         band_kw: dict[str, Any] | None = None,
-        **kwargs: Any,
+        style: Style | None = None,
     ) -> RocCurveDisplay:
-        """Draw on ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``,
-        ``band_kw`` to the band's ``ax.fill_between`` (e.g. ``{"alpha": 0.3}``)."""
-        fig, ax = new_axes(ax, (5.6, 5.2))
-        name = name or self.name or "Classifier"
-        line_kw: dict[str, Any] = {"linewidth": 2.0, "label": area_label(name, "AUC", self.roc_auc)}
-        line_kw.update(kwargs)
-        (self.line_,) = ax.plot(self.fpr, self.tpr, **line_kw)
+        """Draw on ``ax`` (new pyplot axes if None); arguments as scikit-learn's ``plot``.
+
+        ``curve_kwargs`` go to the curve's ``ax.plot`` (a list: one dict per curve). clfeval's
+        extras: ``show_operating_point`` (marks ``operating_point`` when the display holds one),
+        ``band_kw`` (to the band's ``ax.fill_between``), ``style`` ("sklearn" or "clfeval";
+        default: the display's own, "clfeval" when made by ``from_evaluation``).
+        """
+        if (style or self.style) == "clfeval" and not isinstance(self.fpr, list):
+            return self._plot_clfeval(ax, name, curve_kwargs, plot_chance_level, chance_level_kw,
+                                      show_operating_point, band_kw, despine)
+        ax, fig = plain_axes(ax)
+        self.ax_, self.figure_ = ax, fig
+        name = as_list(self.name if name is None else name)
+        fprs, tprs, aucs = as_list(self.fpr), as_list(self.tpr), as_list(self.roc_auc)
+        optional: dict[str, Any] = {"self.roc_auc": aucs}
+        if isinstance(name, list) and len(name) != 1:
+            optional["'name' (or self.name)"] = name
+        check_param_lengths({"self.fpr": fprs, "self.tpr": tprs}, optional, "RocCurveDisplay")
+        line_kws = curve_line_kwargs(len(fprs), name, aucs, "AUC", curve_kwargs,
+                                     multi_defaults={"alpha": 0.5, "linestyle": "--", "color": "blue"})
+        lines = [ax.plot(x, y, **kw)[0] for x, y, kw in zip(fprs, tprs, line_kws)]
+        self.line_ = lines[0] if len(lines) == 1 else lines
+        suffix = positive_label_suffix(self.pos_label)
+        ax.set(xlabel="False Positive Rate" + suffix, xlim=(-0.01, 1.01), ylabel="True Positive Rate" + suffix,
+               ylim=(-0.01, 1.01), aspect="equal")
+        chance_kw = style_kwargs({"label": "Chance level (AUC = 0.5)", "color": "k", "linestyle": "--"},
+                                 chance_level_kw or {})
+        self.chance_level_ = ax.plot((0, 1), (0, 1), **chance_kw)[0] if plot_chance_level else None
+        self._draw_extras(ax, lines[0].get_color(), show_operating_point, band_kw)
+        if despine:
+            despine_axes(ax)
+        if line_kws[0].get("label") is not None or (plot_chance_level and chance_kw.get("label") is not None):
+            ax.legend(loc="lower right")
+        return self
+
+    def _draw_extras(self, ax: Axes, color: Any, show_operating_point: bool, band_kw: dict[str, Any] | None) -> None:
+        """The band and the operating point, when the display holds them."""
         self.band_ = None
         if self.band is not None:
-            self.band_ = draw_band(ax, self.band, color=self.line_.get_color(), **(band_kw or {}))
-        self.chance_level_ = draw_chance_diagonal(ax, **(chance_level_kw or {})) if plot_chance_level else None
+            self.band_ = draw_band(ax, self.band, color=color, **(band_kw or {}))
         self.operating_point_ = None
         op = self.operating_point
         if show_operating_point and op is not None and np.isfinite([op.x, op.y]).all():
             self.operating_point_ = mark_point(
-                ax, op.x, op.y, color=self.line_.get_color(), label=threshold_text(op.threshold),
-                group="operating point",
+                ax, op.x, op.y, color=color, label=threshold_text(op.threshold), group="operating point",
             )
+
+    def _plot_clfeval(
+        self, ax: Axes | None, name: str | None, curve_kwargs: dict[str, Any] | None, plot_chance_level: bool,
+        chance_level_kw: dict[str, Any] | None, show_operating_point: bool, band_kw: dict[str, Any] | None,
+        despine: bool,
+    ) -> RocCurveDisplay:
+        fig, ax = new_axes(ax, (5.6, 5.2))
+        name = name or self.name or "Classifier"
+        line_kw: dict[str, Any] = {"linewidth": 2.0, "label": area_label(name, "AUC", self.roc_auc)}
+        line_kw.update(curve_kwargs or {})
+        (self.line_,) = ax.plot(self.fpr, self.tpr, **line_kw)
+        self._draw_extras(ax, self.line_.get_color(), show_operating_point, band_kw)
+        self.chance_level_ = draw_chance_diagonal(ax, **(chance_level_kw or {})) if plot_chance_level else None
         suffix = positive_suffix(self.pos_label)
         unit_square(ax, "False positive rate" + suffix, "True positive rate" + suffix)
+        if despine:
+            despine_axes(ax)
         refresh_legend(ax, loc="lower right")
         self.ax_, self.figure_ = ax, fig
         return self
