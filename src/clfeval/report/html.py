@@ -596,17 +596,16 @@ def _threshold_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
         main = m.main_curve(kind)
         for cname, c in m.curves(kind).items():
             x, z, thr = c.get("x") or [], c.get("y") or [], c.get("thresholds") or []
-            # synthetic end points have an infinite threshold, averaged curves none at all
-            keep = [i for i, t in enumerate(thr) if _finite(t) is not None]
-            if not keep:
+            # synthetic end points have an infinite threshold (no height: a gap in the line),
+            # averaged curves none at all; x and z are the 2-D chart's, so the page holds them once
+            if len(thr) != len(x) or all(_finite(t) is None for t in thr):
                 continue
             color, dash, width, label = _curve_style(m, kind, cname, multi)
             in_views = {m.key, "compare"} if cname == main else {m.key}
             group = f"{m.key}:{cname}"
             traces.append({
                 "type": "scatter3d", "mode": "lines+markers", "name": label, "legendgroup": group,
-                "x": [_finite(x[i]) for i in keep], "y": [_finite(thr[i]) for i in keep],
-                "z": [_finite(z[i]) for i in keep],
+                "x": _clean(x), "y": _clean(thr), "z": _clean(z),
                 "line": {"color": color, "width": max(3.0, width + 1)},
                 "marker": {"color": color, "size": 2},
                 "hovertemplate": f"{xs} %{{x:.4f}}<br>threshold %{{y:.6g}}<br>{zs} %{{z:.4f}}",
@@ -1184,7 +1183,9 @@ def _bands_hint(models: list[_Model]) -> str:
 
 
 def _figures_json(figs: list[dict[str, Any]]) -> str:
-    return _script_json(figs)
+    from .html_numbers import compact_figures, share_arrays
+
+    return _script_json(share_arrays(compact_figures(figs)))
 
 
 # -- cross-validation -------------------------------------------------------------------------------
