@@ -9,16 +9,13 @@ models" and each model alone: a model's legend is longer). The reliability diagr
 bin" must have an axis of its own, with its own tick labels, beside no other axis.
 
 Skipped when Playwright or Chromium is missing, unless ``CLFEVAL_REQUIRE_BROWSER=1``, in which
-case that is a failure (as in test_html_browser.py).
+case that is a failure (the ``browser`` fixture of tests/report/conftest.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,11 +24,6 @@ import clfeval
 from clfeval.examples import demo_kinds, load_demo
 from clfeval.report.html import write_html
 
-CHROMIUM = os.environ.get("CLFEVAL_CHROMIUM", "/usr/bin/chromium")
-REQUIRE = os.environ.get("CLFEVAL_REQUIRE_BROWSER") == "1"
-ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--no-first-run",
-        "--use-gl=angle", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"]
 WIDTHS = (1400, 900)
 
 #: Boxes (left, top, right, bottom in CSS pixels) of the parts of every chart, by kind of part.
@@ -62,31 +54,6 @@ PARTS_JS = """
   return parts;
 }
 """
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRE:
-        pytest.fail(f"CLFEVAL_REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install playwright; no browser download needed)")
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)) and not shutil.which(CHROMIUM):
-        _unavailable(f"no Chromium at {CHROMIUM} (set CLFEVAL_CHROMIUM to its path)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        except Error as exc:
-            _unavailable(f"Chromium at {CHROMIUM} did not start: {exc}")
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")
