@@ -28,7 +28,7 @@ WIDTHS = (1400, 900)
 
 #: Boxes (left, top, right, bottom in CSS pixels) of the parts of every chart, by kind of part.
 PARTS_JS = """
-() => {
+(only) => {
   const parts = {};
   const kinds = [
     ["title", "g.g-gtitle text"], ["legend", "g.legend > rect.bg"], ["menu", "g.updatemenu-container > g"],
@@ -36,7 +36,8 @@ PARTS_JS = """
     ["tick label", "g.xtick text, g.ytick text, g.x2tick text, g.y2tick text"],
     ["colour bar", "g.colorbar"], ["annotation", "g.annotation"],
   ];
-  for (const chart of document.querySelectorAll(".chart")) {
+  const charts = only ? [document.getElementById(only)] : document.querySelectorAll(".chart");
+  for (const chart of charts) {
     const frame = chart.getBoundingClientRect();
     const found = [];
     for (const [kind, sel] of kinds) {
@@ -134,7 +135,7 @@ def _views(page: Any) -> dict[str, list[Any]]:
 def test_no_chart_part_covers_another(kind: str, width: int, demo_page: Any) -> None:
     page = demo_page(kind)
     at_width(page, width)
-    found = page.evaluate(PARTS_JS)
+    found = page.evaluate(PARTS_JS, None)
     assert len(found) >= 8
     kinds_seen = {p["kind"] for chart in found.values() for p in chart["parts"]}
     assert {"title", "legend", "menu", "axis title", "tick label"} <= kinds_seen
@@ -146,7 +147,7 @@ def test_no_chart_part_covers_another(kind: str, width: int, demo_page: Any) -> 
     for cid, arg_lists in views.items():
         for n, args in enumerate(arg_lists[1:], start=1):
             page.evaluate(restyle, [cid, args])
-            bad[f"{cid} (view {n})"] = overlaps(page.evaluate(PARTS_JS)[cid])
+            bad[f"{cid} (view {n})"] = overlaps(page.evaluate(PARTS_JS, cid)[cid])
         page.evaluate(restyle, [cid, arg_lists[0]])  # back to "compare models"
     assert {cid: b for cid, b in bad.items() if b} == {}
     for n in (1, 2):
