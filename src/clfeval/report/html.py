@@ -633,11 +633,14 @@ def _threshold_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
             "zerolinecolor": "#8c959f"}
     layout["scene"] = {
         "xaxis": {"title": {"text": xtitle}, "range": [0, 1], **axis},
-        "yaxis": {"title": {"text": "threshold"}, **axis},
+        # the threshold falls away from the viewer, as in the static 3-D views
+        # (clfeval.plot.threshold3d): the curve ends on the far wall
+        "yaxis": {"title": {"text": "threshold"}, "autorange": "reversed", **axis},
         "zaxis": {"title": {"text": ztitle}, "range": [0, 1], **axis},
         "aspectmode": "cube",
-        # far enough out that the turned cube and its axis titles fit the frame
-        "camera": {"eye": {"x": 1.55, "y": -1.55, "z": 0.8}, "center": {"x": 0, "y": 0, "z": -0.12}},
+        # orthographic: a point's height on the screen does not depend on its depth
+        "camera": {"eye": {"x": 1.1, "y": -1.9, "z": 0.9}, "center": {"x": 0, "y": 0, "z": -0.12},
+                   "projection": {"type": "orthographic"}},
     }
     layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top",
                         "font": {"size": 11}}
