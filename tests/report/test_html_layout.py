@@ -172,3 +172,15 @@ def assert_counts_have_their_own_axis(page: Any, chart_id: str) -> None:
     assert info["y2"][1] < info["y"][0], info  # beneath it, with a gap
     assert info["title2"] == "samples" and info["ticks2"] >= 2, info  # a scale of its own
     assert info["most"] <= info["top2"] <= 1.2 * info["most"], info  # the tallest bar fits
+
+
+def test_threshold_scenes_are_orthographic_with_the_threshold_falling_away() -> None:
+    """As the static PNGs (clfeval.plot.threshold3d): no perspective, the curve ends far."""
+    from clfeval.report.html import figures
+
+    ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[0.2, 0.9, 0.6, 0.4, 0.3, 0.5])
+    scenes = [f["layout"]["scene"] for f in figures(ev) if f["kind"] == "3d"]
+    assert len(scenes) == 2
+    for scene in scenes:
+        assert scene["camera"]["projection"] == {"type": "orthographic"}
+        assert scene["yaxis"]["autorange"] == "reversed"
