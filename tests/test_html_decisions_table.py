@@ -345,8 +345,10 @@ def test_binary_charts_hold_the_evaluations_curves(cancer: clfeval.Evaluation, c
 
     dc = cancer.decision_curve()
     treat_all, treat_none, model = cancer_page.figure("decision-curve-1")["data"]
-    assert model["x"] == pytest.approx(dc.thresholds.tolist()) and model["y"] == pytest.approx(dc.net_benefit.tolist())
-    assert treat_all["y"] == pytest.approx(dc.treat_all.tolist()) and treat_none["y"] == [0, 0]
+    # the page writes 6 significant digits or more (clfeval.report.html_numbers)
+    assert model["x"] == pytest.approx(dc.thresholds.tolist(), rel=5e-6)
+    assert model["y"] == pytest.approx(dc.net_benefit.tolist(), rel=5e-6)
+    assert treat_all["y"] == pytest.approx(dc.treat_all.tolist(), rel=5e-6) and treat_none["y"] == [0, 0]
 
 
 def test_prevalence_reweighs_min_cost_and_the_costs(cancer: clfeval.Evaluation, tmp_path: Path) -> None:

@@ -84,7 +84,7 @@ def test_3d_pr_with_decision_scores_and_two_models(ax3d, legend_texts):
     np.testing.assert_allclose(disps[0].x, r[::-1][1:], atol=1e-12)
     np.testing.assert_allclose(disps[0].y, p[::-1][1:], atol=1e-12)
     assert disps[0].operating_point.threshold == 0.0
-    lo, hi = ax3d.get_ylim()
+    lo, hi = sorted(ax3d.get_ylim())  # drawn high to low (threshold3d.ELEV, AZIM)
     assert lo <= d.min() and hi >= d.max()
     assert [t for t in legend_texts(ax3d) if "AP" in t] == [
         f"svm (AP = {ev1.pr.main.area:.3f})", f"proba (AP = {ev2.pr.main.area:.3f})"

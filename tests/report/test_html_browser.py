@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
 import warnings
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,49 +24,9 @@ import clfeval
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.report.html import write_html
 
-CHROMIUM = os.environ.get("CLFEVAL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("CLFEVAL_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))
-REQUIRE = os.environ.get("CLFEVAL_REQUIRE_BROWSER") == "1"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    # WebGL for the 3-D views, in software
-    "--use-gl=angle",
-    "--use-angle=swiftshader",
-    "--enable-unsafe-swiftshader",
-]
 ALLOWED_SCHEMES = ("file:", "data:", "blob:")
-
-
-def _unavailable(reason: str) -> None:
-    if REQUIRE:
-        pytest.fail(f"CLFEVAL_REQUIRE_BROWSER=1 but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for the whole module."""
-    try:
-        from playwright.sync_api import Error, sync_playwright
-    except ImportError:
-        _unavailable("playwright is not installed (pip install playwright; no browser download needed)")
-    if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)) and not shutil.which(CHROMIUM):
-        _unavailable(f"no Chromium at {CHROMIUM} (set CLFEVAL_CHROMIUM to its path)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        except Error as exc:
-            _unavailable(f"Chromium at {CHROMIUM} did not start: {exc}")
-        try:
-            yield b
-        finally:
-            b.close()
+# the ``browser`` fixture (one headless Chromium per module) is in tests/report/conftest.py
 
 
 def quiet_eval(*args: Any, **kwargs: Any) -> clfeval.Evaluation:

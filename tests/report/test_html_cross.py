@@ -115,12 +115,15 @@ def test_curve_charts_hold_fold_and_mean_curves(which, request):
         assert sum(t["showlegend"] for t in folds) == 1
         for t, ev in zip(folds, cv.evaluations):
             c = ev.compact_curves(kind, 2000)[mean.curve]
-            assert t["x"] == c.x.tolist() and t["y"] == c.y.tolist()
+            # the page writes 6 significant digits or more (clfeval.report.html_numbers)
+            assert t["x"] == pytest.approx(c.x.tolist(), rel=5e-6) and t["y"] == pytest.approx(c.y.tolist(), rel=5e-6)
         (line,) = [t for t in fig["data"] if str(t.get("name", "")).startswith("mean")]
-        assert line["x"] == mean.x.tolist() and line["y"] == mean.mean.tolist()
+        assert line["x"] == pytest.approx(mean.x.tolist(), rel=5e-6)
+        assert line["y"] == pytest.approx(mean.mean.tolist(), rel=5e-6)
         assert f"{mean.area_mean:.3f} \u00b1 {mean.area_std:.3f}" in line["name"]
         low, high = [t for t in fig["data"] if t.get("legendgroup") == "band"]
-        assert low["y"] == mean.low.tolist() and high["y"] == mean.high.tolist()
+        assert low["y"] == pytest.approx(mean.low.tolist(), rel=5e-6)
+        assert high["y"] == pytest.approx(mean.high.tolist(), rel=5e-6)
         assert high["fill"] == "tonexty"
         if kind == "pr":
             assert line["line"]["shape"] == "vh"

@@ -163,10 +163,17 @@ def _draw_all(evaluations: Evaluation | Sequence[Evaluation], dpi: float,
                 save(f"{kind}_ovr_{s}.png", (8.6, 5.8),
                      lambda ax, ev=ev, kind=kind: OneVsRestDisplay.from_evaluation(ev, kind, ax=ax))
     for kind in ("roc", "pr"):
-
-        def three_d(ax: Any, kind: str = kind) -> None:
-            for ev, name in named:
-                ThresholdCurve3DDisplay.from_evaluation(ev, kind, name=name, ax=ax)
-
-        save(f"{kind}_3d.png", (7.4, 6.4), three_d, projection="3d")
+        # the 3-D view and, beside it, the same curves as rates against threshold: a 3-D line
+        # on paper has no depth, the 2-D panel reads exactly
+        fig = _figure((12.4, 6.0), dpi)
+        grid = fig.add_gridspec(1, 2, width_ratios=[1.35, 1])
+        ax3, ax2 = fig.add_subplot(grid[0], projection="3d"), fig.add_subplot(grid[1])
+        for ev, name in named:
+            ThresholdCurve3DDisplay.from_evaluation(ev, kind, name=name, ax=ax3).plot_rates(ax2)
+        # both legends beneath their axes: over the 3-D box the legend hid the curves' tops
+        ax3.get_legend().set_loc("upper center")
+        ax3.get_legend().set_bbox_to_anchor((0.5, 0.02), transform=ax3.transAxes)
+        ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize="small")
+        ax2.set_title("Rates against threshold" if kind == "roc" else "Precision and recall against threshold")
+        written.append(emit(f"{kind}_3d.png", fig))
     return written

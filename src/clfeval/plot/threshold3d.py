@@ -38,7 +38,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..evaluation import Evaluation
     from ..roc_pr import Curve, OperatingPoint
 
-__all__ = ["ThresholdCurve3DDisplay"]
+__all__ = ["ThresholdCurve3DDisplay", "far_walls", "ELEV", "AZIM"]
+
+#: The default view (degrees): from above and in front, FPR (recall) growing to the right, the
+#: threshold falling away from the viewer; orthographic, so a point's height does not depend on
+#: its depth.
+ELEV, AZIM = 24.0, -60.0
 
 _AXES = {
     "roc": ("False positive rate", "True positive rate", "AUC"),
@@ -144,14 +149,19 @@ class ThresholdCurve3DDisplay(ManyModels):
         name: str | None = None,
         show_projection: bool = True,
         show_operating_point: bool = True,
-        elev: float = 16.0,
-        azim: float = -120.0,
+        elev: float = ELEV,
+        azim: float = AZIM,
         **kwargs: Any,
     ) -> ThresholdCurve3DDisplay:
         """Draw on 3-D ``ax`` (a new figure if None); ``kwargs`` go to the curve's ``ax.plot``.
 
-        The default view looks at the curve as a 2-D curve with the threshold running back
-        (the highest threshold at the back, where the plain curve is drawn as a shadow).
+        A 3-D line on paper has no depth: a point near the viewer looks lower than it is (the
+        old view made a ROC curve that ends at (1, 1) seem to sag to TPR 0.75). So the view is
+        orthographic (no perspective), from above (``elev``) and in front (``azim``), with the
+        threshold axis running from high (near) to low (far): the curve ends on the far wall,
+        beside the rate axis's labels, where its plain 2-D curve is drawn (``show_projection``,
+        with its other two shadows: the rate against threshold on the far side wall, x against
+        threshold on the floor). Both ends are marked, each with a dotted line to the floor.
         """
         fig, ax = new_axes(ax, (7.0, 6.2), projection="3d")
         xlabel, zlabel, area = _AXES[self.kind]
@@ -161,13 +171,34 @@ class ThresholdCurve3DDisplay(ManyModels):
         (self.line_,) = ax.plot(*staircase(self.x, self.thresholds, self.y), **line_kw)
         color = self.line_.get_color()
         t_lo, t_hi = float(self.thresholds.min()), float(self.thresholds.max())
+        ax.set_xlim(0, 1)
+        ax.set_zlim(0, 1)
+        # the threshold falls away from the viewer: the curve ends (ROC: at (1, 1)) on the far
+        # wall, beside the rate axis's labels; several curves on the axes: it spans them all
+        lo, hi = (t_lo - 0.5, t_hi + 0.5) if t_lo == t_hi else (t_lo, t_hi)
+        if len(ax.lines) > 1:
+            lo, hi = min(lo, *ax.get_ylim()), max(hi, *ax.get_ylim())
+        ax.set_ylim(hi, lo)
         self.projection_ = None
+        self.wall_projections_: tuple[Any, ...] = ()
         if show_projection:
-            # the ordinary 2-D curve, as a shadow on the wall behind the highest threshold
-            (self.projection_,) = ax.plot(
-                self.x, np.full(self.x.size, t_hi), self.y, color=color, alpha=0.3,
-                linewidth=1.0, label="_nolegend_",
-            )
+            x_wall, t_wall = far_walls(ax, azim)
+            shadow = {"color": color, "alpha": 0.35, "linewidth": 1.0, "label": "_nolegend_"}
+            n = self.x.size
+            # the ordinary 2-D curve, on the far threshold wall
+            (self.projection_,) = ax.plot(self.x, np.full(n, t_wall), self.y, **shadow)
+            # the rate against threshold on the far x wall, x against threshold on the floor
+            (side,) = ax.plot(np.full(n, x_wall), self.thresholds, self.y, linestyle="--", **shadow)
+            (floor,) = ax.plot(self.x, self.thresholds, np.zeros(n), linestyle=":", **shadow)
+            self.wall_projections_ = (self.projection_, side, floor)
+        self.ends_ = []
+        for i in (0, -1):
+            x, t, z = float(self.x[i]), float(self.thresholds[i]), float(self.y[i])
+            if np.isfinite([x, z]).all():
+                ax.plot([x, x], [t, t], [0.0, z], color=color, linestyle=":", linewidth=1.0, label="_nolegend_")
+                (end,) = ax.plot([x], [t], [z], marker="o", markersize=4, color=color, linestyle="none",
+                                 label="_nolegend_")
+                self.ends_.append(end)
         self.operating_point_ = None
         op = self.operating_point
         if show_operating_point and op is not None and op.threshold is not None and np.isfinite([op.x, op.y]).all():
@@ -175,10 +206,6 @@ class ThresholdCurve3DDisplay(ManyModels):
                 ax, op.x, op.threshold, z=op.y, color=color, label=threshold_text(op.threshold),
                 group="operating point",
             )
-        ax.set_xlim(0, 1)
-        ax.set_zlim(0, 1)
-        if t_lo == t_hi:
-            ax.set_ylim(t_lo - 0.5, t_hi + 0.5)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("Threshold")
         ax.set_zlabel(zlabel)
@@ -187,3 +214,44 @@ class ThresholdCurve3DDisplay(ManyModels):
         refresh_legend(ax, loc="upper left", fontsize="small")
         self.ax_, self.figure_ = ax, fig
         return self
+
+    def plot_rates(self, ax: Axes, *, color: Any = None) -> list[Any]:
+        """The companion 2-D panel: both coordinates of the curve against the threshold on 2-D
+        ``ax`` (ROC: TPR solid, FPR dashed; PR: precision solid, recall dashed), as the exact
+        staircase; ``color`` defaults to the 3-D line's. Returns the two lines.
+
+        >>> from matplotlib.figure import Figure
+        >>> d = ThresholdCurve3DDisplay(kind="roc", x=[0.5, 1], y=[1, 1], thresholds=[0.8, 0.2], name="m")
+        >>> [line.get_label() for line in d.plot_rates(Figure().add_subplot())]
+        ['m: TPR', 'm: FPR']
+        """
+        xlabel, zlabel, _ = _AXES[self.kind]
+        short = {"roc": ("TPR", "FPR"), "pr": ("precision", "recall")}[self.kind]
+        if color is None:
+            color = self.line_.get_color() if getattr(self, "line_", None) is not None else None
+        x, t, z = staircase(self.x, self.thresholds, self.y)
+        name = self.name or "Classifier"
+        (rate,) = ax.plot(t, z, color=color, linewidth=1.8, label=f"{name}: {short[0]}")
+        (other,) = ax.plot(t, x, color=rate.get_color(), linewidth=1.4, linestyle="--", label=f"{name}: {short[1]}")
+        ax.set_xlabel("Threshold")
+        ax.set_ylabel("Rate" if self.kind == "roc" else "Precision, recall")
+        ax.set_ylim(-0.02, 1.02)
+        ax.grid(True, alpha=0.3)
+        return [rate, other]
+
+
+
+def far_walls(ax: Axes, azim: float) -> tuple[float, float]:
+    """(x, threshold) of the two vertical walls of 3-D ``ax`` farthest from a viewer at azimuth
+    ``azim`` degrees (matplotlib's: the eye at (cos azim, sin azim) on the x-y plane).
+
+    >>> from matplotlib.figure import Figure
+    >>> ax = Figure().add_subplot(projection="3d")
+    >>> _ = ax.set_xlim(0, 1), ax.set_ylim(0.2, 0.9)
+    >>> far_walls(ax, -60.0), far_walls(ax, -120.0)
+    ((0.0, 0.9), (1.0, 0.9))
+    """
+    x0, x1 = ax.get_xlim()
+    y0, y1 = ax.get_ylim()
+    a = np.deg2rad(azim)
+    return float(x0 if np.cos(a) > 0 else x1), float(y0 if np.sin(a) > 0 else y1)

@@ -57,6 +57,10 @@ _BLUES = [
 ]
 _AXIS = {"roc": ("FPR", "TPR", "false positive rate (FPR)", "true positive rate (TPR)"),
          "pr": ("recall", "precision", "recall", "precision")}
+#: The legend of a 2-D chart: in rows along the frame's bottom edge (placed in the frame, not
+#: relative to the axes, so that it never meets the x-axis title however tall the legend is).
+BELOW_AXES_LEGEND = {"orientation": "h", "x": 0, "xanchor": "left", "yref": "container", "y": 0,
+                     "yanchor": "bottom", "font": {"size": 11}}
 _PLOT_CONFIG = {
     "responsive": True,
     "displaylogo": False,
@@ -345,7 +349,10 @@ def _models(evaluations: Any, bands: float | None = None) -> list[_Model]:
 
 def _base_layout(title: str, height: int) -> dict[str, Any]:
     return {
-        "title": {"text": title, "x": 0.02, "xanchor": "left", "font": {"size": 16}},
+        # the title's top edge a fixed 14 px below the frame's, whatever the top margin, so that
+        # a menu placed between it and the axes (see _view_menu) never reaches it
+        "title": {"text": title, "x": 0.02, "xanchor": "left", "font": {"size": 16},
+                  "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 14}},
         "height": height,
         "font": {"family": FONT_STACK, "size": 12, "color": "#1f2328"},
         "paper_bgcolor": "#ffffff",
@@ -362,21 +369,31 @@ def _unit_square_layout(title: str, height: int, xtitle: str, ytitle: str, top: 
            "mirror": True, "ticks": "outside", "automargin": True}
     layout["xaxis"] = {"title": {"text": xtitle}, **pad, "constrain": "domain"}
     layout["yaxis"] = {"title": {"text": ytitle}, **pad}
-    layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": -0.14, "yanchor": "top",
-                        "font": {"size": 11}}
+    layout["legend"] = BELOW_AXES_LEGEND
     layout["margin"] = {"l": 64, "r": 24, "t": top, "b": 24}
     layout["hovermode"] = "closest"
     return layout
 
 
-def _view_menu(models: list[_Model], views: list[set[str]], compare_label: str) -> list[dict[str, Any]]:
-    """A dropdown that shows all models' main curves, or one model's curves."""
+def _view_menu(models: list[_Model], views: list[set[str]], compare_label: str,
+               traces: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """A dropdown that shows all models' main curves, or one model's curves.
+
+    With ``traces``, a model's own view names its curves without the "model \u00b7 " prefix
+    they need side by side, so that its legend (all its classes) stays short.
+    """
     keys = ["compare", *(m.key for m in models)]
     labels = [compare_label, *(_ptext(m.name) for m in models)]
-    buttons = [
-        {"label": label, "method": "restyle", "args": [{"visible": [key in v for v in views]}]}
-        for key, label in zip(keys, labels)
-    ]
+    names = [str(t.get("name", "")) for t in traces or []]
+    buttons = []
+    for key, label in zip(keys, labels):
+        change: dict[str, Any] = {"visible": [key in v for v in views]}
+        if names:
+            prefix = next((f"{_ptext(m.name)} \u00b7 " for m in models if m.key == key), None)
+            short = [n[len(prefix):] if prefix and n.startswith(prefix) else n for n in names]
+            if short != names or key == "compare":
+                change["name"] = short
+        buttons.append({"label": label, "method": "restyle", "args": [change]})
     return [{
         "type": "dropdown", "buttons": buttons, "active": 0, "showactive": True,
         "x": 1.0, "xanchor": "right", "y": 1.02, "yanchor": "bottom",
@@ -562,7 +579,7 @@ def _curve_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
         ]
         layout["margin"]["r"] = 56
     if multi:
-        layout["updatemenus"] = _view_menu(shown, views, "compare models")
+        layout["updatemenus"] = _view_menu(shown, views, "compare models", traces)
     return {"id": f"{kind}-curves", "kind": "2d", "data": traces, "layout": layout}
 
 
@@ -579,17 +596,16 @@ def _threshold_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
         main = m.main_curve(kind)
         for cname, c in m.curves(kind).items():
             x, z, thr = c.get("x") or [], c.get("y") or [], c.get("thresholds") or []
-            # synthetic end points have an infinite threshold, averaged curves none at all
-            keep = [i for i, t in enumerate(thr) if _finite(t) is not None]
-            if not keep:
+            # synthetic end points have an infinite threshold (no height: a gap in the line),
+            # averaged curves none at all; x and z are the 2-D chart's, so the page holds them once
+            if len(thr) != len(x) or all(_finite(t) is None for t in thr):
                 continue
             color, dash, width, label = _curve_style(m, kind, cname, multi)
             in_views = {m.key, "compare"} if cname == main else {m.key}
             group = f"{m.key}:{cname}"
             traces.append({
                 "type": "scatter3d", "mode": "lines+markers", "name": label, "legendgroup": group,
-                "x": [_finite(x[i]) for i in keep], "y": [_finite(thr[i]) for i in keep],
-                "z": [_finite(z[i]) for i in keep],
+                "x": _clean(x), "y": _clean(thr), "z": _clean(z),
                 "line": {"color": color, "width": max(3.0, width + 1)},
                 "marker": {"color": color, "size": 2},
                 "hovertemplate": f"{xs} %{{x:.4f}}<br>threshold %{{y:.6g}}<br>{zs} %{{z:.4f}}",
@@ -617,17 +633,20 @@ def _threshold_figure(models: list[_Model], kind: str) -> dict[str, Any] | None:
             "zerolinecolor": "#8c959f"}
     layout["scene"] = {
         "xaxis": {"title": {"text": xtitle}, "range": [0, 1], **axis},
-        "yaxis": {"title": {"text": "threshold"}, **axis},
+        # the threshold falls away from the viewer, as in the static 3-D views
+        # (clfeval.plot.threshold3d): the curve ends on the far wall
+        "yaxis": {"title": {"text": "threshold"}, "autorange": "reversed", **axis},
         "zaxis": {"title": {"text": ztitle}, "range": [0, 1], **axis},
         "aspectmode": "cube",
-        # far enough out that the turned cube and its axis titles fit the frame
-        "camera": {"eye": {"x": 1.55, "y": -1.55, "z": 0.8}, "center": {"x": 0, "y": 0, "z": -0.12}},
+        # orthographic: a point's height on the screen does not depend on its depth
+        "camera": {"eye": {"x": 1.1, "y": -1.9, "z": 0.9}, "center": {"x": 0, "y": 0, "z": -0.12},
+                   "projection": {"type": "orthographic"}},
     }
     layout["legend"] = {"orientation": "h", "x": 0, "xanchor": "left", "y": 0, "yanchor": "top",
                         "font": {"size": 11}}
     layout["margin"] = {"l": 8, "r": 8, "t": 72, "b": 8}
     if multi:
-        layout["updatemenus"] = _view_menu(shown, views, "compare models")
+        layout["updatemenus"] = _view_menu(shown, views, "compare models", traces)
     return {"id": f"{kind}-threshold-3d", "kind": "3d", "data": traces, "layout": layout}
 
 
@@ -1167,7 +1186,9 @@ def _bands_hint(models: list[_Model]) -> str:
 
 
 def _figures_json(figs: list[dict[str, Any]]) -> str:
-    return _script_json(figs)
+    from .html_numbers import compact_figures, share_arrays
+
+    return _script_json(share_arrays(compact_figures(figs)))
 
 
 # -- cross-validation -------------------------------------------------------------------------------

@@ -127,6 +127,15 @@ BOOT_JS = """
     done(0, figures.length);
     return;
   }
+  // an array written once for two charts: {"same_as": [figure, trace, name]} (html_numbers.share_arrays)
+  figures.forEach(function (fig) {
+    fig.data.forEach(function (trace) {
+      Object.keys(trace).forEach(function (key) {
+        var ref = trace[key] && trace[key].same_as;
+        if (ref) { trace[key] = figures[ref[0]].data[ref[1]][ref[2]].slice(); }
+      });
+    });
+  });
   var jobs = figures.map(function (fig) {
     var el = document.getElementById(fig.id);
     if (!el) { return Promise.reject(new Error("no element with id " + fig.id)); }

@@ -25,19 +25,29 @@ _GREY = {"color": "#6e7781", "dash": "dash", "width": 1.5}
 
 
 def _reliability_figure(m: _Model, cal: dict[str, Any]) -> dict[str, Any]:
+    """Observed frequency against mean predicted probability, and beneath it, on an axis of its
+    own, a histogram of the samples per bin (sharing the probability axis)."""
     rel = cal["reliability"]
     xs, ys, counts = rel["mean_predicted"], rel["observed"], rel["weight"]
     edges = rel["edges"]
     centers = [(a + b) / 2 for a, b in zip(edges[:-1], edges[1:])]
     widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
     top = max([c for c in counts if c] or [1])
-    layout = _unit_square_layout(f"Reliability \u00b7 {m.name} (ECE {_fmt(cal['ece'])})", 480,
+    layout = _unit_square_layout(f"Reliability \u00b7 {m.name} (ECE {_fmt(cal['ece'])})", 600,
                                  "mean predicted probability", "observed frequency", 64)
-    layout["yaxis2"] = {"overlaying": "y", "side": "right", "range": [0, top * 4], "showgrid": False,
-                        "showticklabels": False, "zeroline": False}
+    # the diagram above, the histogram below: two y axes, one probability axis drawn twice
+    # (tick labels only under the histogram)
+    layout["yaxis"]["domain"] = [0.3, 1.0]
+    layout["xaxis"]["showticklabels"] = False
+    layout["xaxis2"] = {**layout["xaxis"], "showticklabels": True, "anchor": "y2", "matches": "x"}
+    layout["xaxis"]["title"] = {"text": ""}
+    layout["yaxis2"] = {"domain": [0.0, 0.2], "anchor": "x2", "range": [0, top * 1.08], "rangemode": "tozero",
+                        "title": {"text": "samples"}, "nticks": 3, "gridcolor": "#eaeef2", "linecolor": "#8c959f",
+                        "mirror": True, "ticks": "outside", "zeroline": False, "automargin": True}
     return {"id": f"reliability-{m.index + 1}", "kind": "2d", "layout": layout, "data": [
-        {"type": "bar", "x": centers, "y": counts, "width": widths, "yaxis": "y2", "name": "samples per bin",
-         "marker": {"color": "rgba(9,105,218,0.18)"}, "hovertemplate": "%{y} samples<extra></extra>"},
+        {"type": "bar", "x": centers, "y": counts, "width": widths, "xaxis": "x2", "yaxis": "y2",
+         "name": "samples per bin", "marker": {"color": "rgba(9,105,218,0.35)", "line": {"color": "#ffffff", "width": 1}},
+         "hovertemplate": "%{y} samples<extra></extra>"},
         {"type": "scatter", "mode": "lines", "x": [0, 1], "y": [0, 1], "name": "perfectly calibrated",
          "line": _GREY, "hoverinfo": "skip"},
         {"type": "scatter", "mode": "lines+markers", "x": xs, "y": ys, "name": m.name, "connectgaps": False,
