@@ -111,6 +111,10 @@ def d2_log_loss_score(
     target, weight = probability_targets(y_true, proba, labels, sample_weight)
     model = LogLossSum.from_encoded(target, proba, weight).total
     prior = LogLossSum.from_encoded(target, prior_prediction(target, proba, weight), weight).total
+    if prior == 0:  # only a multilabel y_true that marks no label at all
+        raise ZeroDivisionError(
+            "D^2 of the log loss is undefined: y_true marks no label, so the prior's log loss is 0."
+        )
     return _skill(model, prior)
 
 
