@@ -23,26 +23,9 @@ from clfeval.labels import (
     unique_sorted,
 )
 from clfeval.metrics.probabilistic import read_scores
+from clfeval.sums import weighted_mean
 
 __all__ = ["hinge_loss"]
-
-
-def weighted_mean(values: np.ndarray, weight: np.ndarray | None) -> float:
-    """Mean of per-sample ``values``, weighted as :func:`numpy.average` weighs them.
-
-    Zero total weight is a ZeroDivisionError, as in :func:`numpy.average`.
-
-    >>> weighted_mean(np.array([1.0, 3.0]), np.array([3, 1]))
-    1.5
-    """
-    if weight is None:
-        return float(values.mean())
-    total = weight.sum()
-    if total == 0:
-        raise ZeroDivisionError(
-            f"Weights sum to zero, can't be normalized: sample_weight is zero for all {weight.size} samples."
-        )
-    return float(np.dot(values, weight) / total)
 
 
 def _multiclass_margins(y: np.ndarray, decision: np.ndarray, classes: np.ndarray, given: bool) -> np.ndarray:

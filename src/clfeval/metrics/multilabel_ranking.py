@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.labels import as_array, as_score_array, check_consistent_length, check_finite_labels, check_sample_weight
-from clfeval.metrics.hinge import weighted_mean
+from clfeval.sums import weighted_mean
 
 __all__ = [
     "coverage_error",
