@@ -40,7 +40,8 @@ def _multiclass_margins(y: np.ndarray, decision: np.ndarray, classes: np.ndarray
         if not given:
             raise ValueError(
                 f"pred_decision has {decision.shape[1]} columns but y_true has {k} classes "
-                f"{classes.tolist()}: include all labels in y_true or pass them as labels."
+                f"{classes.tolist()}. Please include all labels in y_true or pass labels as third argument "
+                "(labels=[...], every class in the column order of pred_decision)."
             )
         raise ValueError(
             f"pred_decision has {decision.shape[1]} columns but labels has {k} classes; pred_decision "

@@ -174,6 +174,12 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     >>> coverage_error([[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.3, 0.9]])
     2.5
     """
+    for name, value in (("y_true", y_true), ("y_score", y_score)):
+        if not _is_sparse(value) and np.ndim(value) == 1:
+            raise ValueError(
+                f"Expected 2D array, got 1D array instead: {name} has shape {np.shape(value)}; "
+                "coverage_error needs one row per sample and one column per label."
+            )
     relevant, s, weight = _indicator_inputs(
         y_true, y_score, sample_weight, "coverage_error", allowed=("multilabel-indicator",), sparse_ok=False
     )
@@ -327,7 +333,7 @@ def ndcg_score(
         raise ValueError("ndcg_score should not be used on negative y_true values (they are gains).")
     if y.ndim > 1 and y.shape[1] <= 1:
         raise ValueError(
-            f"Computing NDCG is only meaningful when there is more than 1 document; y_true has {y.shape[1]}."
+            f"Computing NDCG is only meaningful when there is more than 1 document. Got {y.shape[1]} instead."
         )
     y, s = _dcg_shapes(y, s, "ndcg_score")
     discount = _discount(y.shape[1], k, 2)
