@@ -201,6 +201,11 @@ def test_d2_warnings_and_errors_are_sklearns():
     assert same("d2_brier_score", [1, 1], [0.3, 0.4]) == -math.inf
     assert math.isnan(same("d2_brier_score", [1, 1], [1.0, 1.0]))
     assert same("d2_brier_score", [0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4], sample_weight=[0, 1, 1, 0]) == -math.inf
+    # one class with float weights: the prior's share of it is a hair below 1 in scikit-learn's
+    # arithmetic (column sums of the weighted one-hot matrix), so a perfect model scores 1, not NaN
+    w = [8.060357075271236, 6.303177554434782, 3.6269685705784838, 0.0, 0.2648454890397234, 0.0, 0.0,
+         4.770740056373494, 1.2762068649606961]
+    assert same("d2_brier_score", [-1] * 9, [0.0] * 9, sample_weight=w) == 1.0
 
 
 # -------------------------------------------------------------------------------------------------

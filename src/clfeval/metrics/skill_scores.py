@@ -58,23 +58,29 @@ def _enough_samples(y_true: Any, y_proba: Any, sample_weight: Any) -> bool:
 
 
 def prior_prediction(target: np.ndarray, proba: np.ndarray, weight: np.ndarray | None) -> np.ndarray:
-    """The prior-only prediction: each sample gets the weighted class proportions of ``target``.
+    """The prior-only prediction: every sample gets the weighted class proportions of ``target``.
 
-    ``target`` holds class codes indexing the columns of ``proba`` (1-D ``proba``: codes 0/1,
-    the result is the proportion of class 1), or a multilabel indicator matrix (the result has
-    each column's weighted mean). The result has the shape of ``proba``.
+    ``target`` holds class codes indexing the columns of ``proba`` (1-D ``proba``: codes 0/1, two
+    columns), or is a multilabel indicator matrix (each column's weighted mean). Returns an
+    ``(n_samples, n_columns)`` view. The proportions are column sums of the weighted one-hot
+    matrix over the total weight, so a class that has all the weight gets exactly the share
+    scikit-learn computes (1 or a hair below), which decides whether D^2 is 1, NaN or -inf.
 
     >>> prior_prediction(np.array([0, 2, 2, 1]), np.zeros((4, 3)), None)[0].tolist()
     [0.25, 0.25, 0.5]
     """
-    w = np.ones(target.shape[0]) if weight is None else weight.astype(np.float64)
+    n = target.shape[0]
     if target.ndim == 2:
-        share = w @ target.astype(np.float64) / w.sum()
-    elif proba.ndim == 1:
-        share = np.asarray(w @ (target == 1).astype(np.float64) / w.sum())
+        onehot = target.astype(np.float64)
     else:
-        share = np.bincount(target, weights=w, minlength=proba.shape[1]) / w.sum()
-    return np.broadcast_to(share, proba.shape)
+        onehot = np.zeros((n, proba.shape[1] if proba.ndim == 2 else 2))
+        onehot[np.arange(n), target] = 1.0
+    if weight is None:
+        share = onehot.sum(axis=0) / n
+    else:
+        w = weight.astype(np.float64)
+        share = (onehot * w[:, None]).sum(axis=0) / w.sum()
+    return np.broadcast_to(share, onehot.shape)
 
 
 def _skill(model: float, prior: float) -> float:
