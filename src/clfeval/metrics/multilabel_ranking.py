@@ -20,7 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.labels import as_array, as_score_array, check_consistent_length, check_finite_labels, check_sample_weight
+from clfeval.labels import (
+    as_array,
+    as_score_array,
+    check_consistent_length,
+    check_finite_labels,
+    check_sample_weight,
+    unique_sorted,
+)
 from clfeval.sums import weighted_mean
 
 __all__ = [
@@ -75,7 +82,7 @@ def target_type(y: np.ndarray) -> str:
     ('multilabel-indicator', 'continuous-multioutput')
     """
     column = y.ndim == 1 or (y.ndim == 2 and y.shape[1] == 1)
-    values = np.unique(y)
+    values = unique_sorted(y, "y_true")
     integral = y.dtype.kind in "biu" or bool(np.all(values == np.floor(values)))
     if not integral:
         return "continuous" if column else "continuous-multioutput"
