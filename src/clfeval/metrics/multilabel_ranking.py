@@ -105,14 +105,22 @@ def _same_shape(y: np.ndarray, s: np.ndarray) -> None:
         raise ValueError(f"y_true and y_score have different shapes: {y.shape} and {s.shape}.")
 
 
+def _read_inputs(
+    y_true: Any, y_score: Any, sample_weight: Any, func: str, *, sparse_ok: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """(y_true, y_score, weights), checked one by one and for the same number of samples."""
+    y = _numeric_target(y_true, func, sparse_ok=sparse_ok)
+    s = _scores(y_score)
+    n = check_consistent_length(y_true=y, y_score=s)
+    return y, s, check_sample_weight(sample_weight, n)
+
+
 def _indicator_inputs(
     y_true: Any, y_score: Any, sample_weight: Any, func: str, *, allowed: tuple[str, ...], sparse_ok: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """(relevance mask, scores, weights) for a multilabel ranking metric."""
-    y = _numeric_target(y_true, func, sparse_ok=sparse_ok)
-    s = _scores(y_score).astype(np.float64, copy=False)
-    n = check_consistent_length(y_true=y, y_score=s)
-    weight = check_sample_weight(sample_weight, n)
+    """(relevance mask, float scores, weights) for a multilabel ranking metric."""
+    y, s, weight = _read_inputs(y_true, y_score, sample_weight, func, sparse_ok=sparse_ok)
+    s = s.astype(np.float64, copy=False)
     _check_kind(y, allowed, func)
     _same_shape(y, s)
     return y != 0, s, weight
@@ -283,10 +291,7 @@ def _dcg_per_sample(y: np.ndarray, s: np.ndarray, discount: np.ndarray, ignore_t
 def _dcg_inputs(y_true: Any, y_score: Any, sample_weight: Any, func: str, k: Any, ignore_ties: Any):
     k = _check_k(k)
     ignore_ties = _check_ignore_ties(ignore_ties)
-    y = _numeric_target(y_true, func, sparse_ok=False)
-    s = _scores(y_score)
-    n = check_consistent_length(y_true=y, y_score=s)
-    weight = check_sample_weight(sample_weight, n)
+    y, s, weight = _read_inputs(y_true, y_score, sample_weight, func, sparse_ok=False)
     return y, s, weight, k, ignore_ties
 
 
