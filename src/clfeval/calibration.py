@@ -79,7 +79,7 @@ from .metrics.probabilistic import (
     _check_unit_interval,
     _classes_and_codes,
     _read_labels_1d,
-    _read_scores,
+    read_scores,
 )
 from .roc_pr import _counts_at_least
 from .scores import ScoreTable
@@ -1215,7 +1215,7 @@ def _read_inputs(
     y_true: Any, y_prob: Any, *, pos_label: Any = None, labels: Any = None, sample_weight: Any = None
 ) -> _Inputs:
     """Validated (codes, probabilities, weights, classes, positive) from user input."""
-    proba = _read_scores(y_prob, "y_prob")
+    proba = read_scores(y_prob, "y_prob")
     if proba.ndim == 1:
         if labels is not None:
             raise ValueError("labels applies to (n_samples, n_classes) y_prob; for 1-D use pos_label.")
@@ -1367,7 +1367,7 @@ def calibration_curve(
     n_bins = _check_n_bins(n_bins)
     _check_choice(strategy, STRATEGIES, "strategy")
     proba = as_1d(
-        _read_scores(y_prob, "y_prob"),
+        read_scores(y_prob, "y_prob"),
         "y_prob must be 1-D: the probability of the positive class",
     )
     x = _read_binary(y_true, proba, pos_label, None)

@@ -24,7 +24,7 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
-__all__ = ["SampleSum", "LogLossSum", "BrierSum", "TopKHits"]
+__all__ = ["SampleSum", "LogLossSum", "BrierSum", "TopKHits", "weighted_mean"]
 
 _S = TypeVar("_S", bound="SampleSum")
 
@@ -262,3 +262,21 @@ class TopKHits(SampleSum):
         width = n_classes if scores.ndim == 2 else 1
         total, w = _accumulate(per_sample, n, width, weight)
         return cls(total, w, k, n_classes)
+
+
+def weighted_mean(values: np.ndarray, weight: np.ndarray | None) -> float:
+    """Mean of per-sample ``values``, weighted as :func:`numpy.average` weighs them.
+
+    Zero total weight is a ZeroDivisionError, as in :func:`numpy.average`.
+
+    >>> weighted_mean(np.array([1.0, 3.0]), np.array([3, 1]))
+    1.5
+    """
+    if weight is None:
+        return float(values.mean())
+    total = weight.sum()
+    if total == 0:
+        raise ZeroDivisionError(
+            f"Weights sum to zero, can't be normalized: sample_weight is zero for all {weight.size} samples."
+        )
+    return float(np.dot(values, weight) / total)

@@ -43,7 +43,7 @@ def _check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
-def _read_scores(y: Any, name: str) -> np.ndarray:
+def read_scores(y: Any, name: str) -> np.ndarray:
     """Non-empty finite float scores; a single column becomes 1-D."""
     arr = as_score_array(y, name)
     if arr.ndim == 2 and arr.shape[1] == 1:
@@ -127,7 +127,7 @@ def _classes_and_codes(
     return kind, classes, encode(yt, classes)
 
 
-def _probability_targets(
+def probability_targets(
     y_true: Any, proba: np.ndarray, labels: Any, sample_weight: Any
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """Validate (y_true, probabilities) for log loss / multiclass Brier; return target, weights.
@@ -190,7 +190,7 @@ def _probability_targets(
     return target, weight
 
 
-def _take_deprecated_y_pred(y_proba: Any, y_pred: Any) -> Any:
+def take_deprecated_y_pred(y_proba: Any, y_pred: Any) -> Any:
     if isinstance(y_pred, str) and y_pred == "deprecated":
         return y_proba
     if y_proba is not None:
@@ -234,7 +234,7 @@ def top_k_accuracy_score(
     k = int(k)
     normalize = _check_flag(normalize, "normalize")
     yt = _read_labels_1d(y_true)
-    scores = _read_scores(y_score, "y_score")
+    scores = read_scores(y_score, "y_score")
     n = check_consistent_length(y_true=yt, y_score=scores)
     weight = check_sample_weight(sample_weight, n)
 
@@ -290,10 +290,10 @@ def log_loss(
     >>> round(log_loss([0, 1, 1], [0.1, 0.9, 0.6]), 6)
     0.240516
     """
-    y_proba = _take_deprecated_y_pred(y_proba, y_pred)
+    y_proba = take_deprecated_y_pred(y_proba, y_pred)
     normalize = _check_flag(normalize, "normalize")
-    proba = _read_scores(y_proba, "y_proba")
-    target, weight = _probability_targets(y_true, proba, labels, sample_weight)
+    proba = read_scores(y_proba, "y_proba")
+    target, weight = probability_targets(y_true, proba, labels, sample_weight)
     stat = LogLossSum.from_encoded(target, proba, weight)
     return stat.mean() if normalize else float(stat.total)
 
@@ -322,15 +322,15 @@ def brier_score_loss(
         raise TypeError(
             f"pos_label must be a single label (number, string or bool), got {pos_label!r}."
         )
-    proba = _read_scores(y_proba, "y_proba")
+    proba = read_scores(y_proba, "y_proba")
     if proba.ndim == 2:
-        target, weight = _probability_targets(y_true, proba, labels, sample_weight)
+        target, weight = probability_targets(y_true, proba, labels, sample_weight)
     else:
-        target, weight = _binary_target(y_true, proba, pos_label, sample_weight)
+        target, weight = binary_target(y_true, proba, pos_label, sample_weight)
     return BrierSum.from_encoded(target, proba, weight).score(scale_by_half)
 
 
-def _binary_target(
+def binary_target(
     y_true: Any, proba: np.ndarray, pos_label: Any, sample_weight: Any
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """0/1 codes (1 = ``pos_label``) for binary Brier, with sklearn's default positive label."""
