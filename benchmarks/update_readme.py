@@ -5,8 +5,9 @@
 ``results/evaluate_table.md`` (benchmarks/evaluate_bench.py) between the EVALUATE-TABLE ones,
 ``results/stats_table.md`` (benchmarks/stats_table.py) between the STATS-TABLE ones and
 ``results/cross_evaluate_table.md`` (benchmarks/cross_evaluate_bench.py) between the
-CROSS-EVALUATE-TABLE ones, and ``results/streaming_table.md`` (benchmarks/streaming_bench.py)
-between the STREAMING-TABLE ones.
+CROSS-EVALUATE-TABLE ones, ``results/streaming_table.md`` (benchmarks/streaming_bench.py)
+between the STREAMING-TABLE ones and ``results/metric_at_thresholds_table.md``
+(benchmarks/metric_at_thresholds_bench.py) between the AT-THRESHOLDS-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -30,14 +31,14 @@ END = "<!-- BENCHMARK-TABLE:END -->"
 HERE = Path(__file__).resolve().parent
 DEFAULT_README = HERE.parent / "README.md"
 DEFAULT_TABLE = HERE / "results" / "table.md"
-EVALUATE_TABLE = HERE / "results" / "evaluate_table.md"
-EVALUATE_MARKERS = ("<!-- EVALUATE-TABLE:START -->", "<!-- EVALUATE-TABLE:END -->")
-STATS_TABLE = HERE / "results" / "stats_table.md"
-STATS_MARKERS = ("<!-- STATS-TABLE:START -->", "<!-- STATS-TABLE:END -->")
-CROSS_TABLE = HERE / "results" / "cross_evaluate_table.md"
-CROSS_MARKERS = ("<!-- CROSS-EVALUATE-TABLE:START -->", "<!-- CROSS-EVALUATE-TABLE:END -->")
-STREAMING_TABLE = HERE / "results" / "streaming_table.md"
-STREAMING_MARKERS = ("<!-- STREAMING-TABLE:START -->", "<!-- STREAMING-TABLE:END -->")
+#: the other generated tables: (file, start marker, end marker, the script that writes the file)
+TABLES = [
+    (HERE / "results" / "evaluate_table.md", "EVALUATE-TABLE", "benchmarks/evaluate_bench.py"),
+    (HERE / "results" / "stats_table.md", "STATS-TABLE", "benchmarks/stats_table.py"),
+    (HERE / "results" / "cross_evaluate_table.md", "CROSS-EVALUATE-TABLE", "benchmarks/cross_evaluate_bench.py"),
+    (HERE / "results" / "streaming_table.md", "STREAMING-TABLE", "benchmarks/streaming_bench.py"),
+    (HERE / "results" / "metric_at_thresholds_table.md", "AT-THRESHOLDS-TABLE", "benchmarks/metric_at_thresholds_bench.py"),
+]
 
 
 class MarkerError(ValueError):
@@ -84,17 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         updated = replace_block(readme, table)
         if args.table == DEFAULT_TABLE:
-            evaluate_table = _read(EVALUATE_TABLE, "evaluate benchmark table",
-                                   " (run `python benchmarks/evaluate_bench.py` first)")
-            updated = replace_block(updated, evaluate_table, *EVALUATE_MARKERS)
-            stats_table = _read(STATS_TABLE, "stats benchmark table", " (run `python benchmarks/stats_table.py` first)")
-            updated = replace_block(updated, stats_table, *STATS_MARKERS)
-            cross_table = _read(CROSS_TABLE, "cross-evaluation benchmark table",
-                                " (run `python benchmarks/cross_evaluate_bench.py` first)")
-            updated = replace_block(updated, cross_table, *CROSS_MARKERS)
-            streaming_table = _read(STREAMING_TABLE, "streaming benchmark table",
-                                    " (run `python benchmarks/streaming_bench.py` first)")
-            updated = replace_block(updated, streaming_table, *STREAMING_MARKERS)
+            for path, marker, script in TABLES:
+                other = _read(path, f"{marker.lower()} benchmark table", f" (run `python {script}` first)")
+                updated = replace_block(updated, other, f"<!-- {marker}:START -->", f"<!-- {marker}:END -->")
     except MarkerError as exc:
         raise SystemExit(f"error: {args.readme}: {exc}") from None
     if updated == readme:
