@@ -10,17 +10,83 @@ True
 >>> again = pickle.loads(pickle.dumps(err))
 >>> str(again) == str(err), again.argument, again.position, again.kind
 (True, 'y_score', 3, 'infinite')
+
+Code written for scikit-learn catches clfeval's warnings with scikit-learn's classes (see
+:class:`SklearnTwinWarning`); clfeval itself never imports scikit-learn:
+
+>>> import warnings
+>>> from sklearn.exceptions import UndefinedMetricWarning as SkUndefined
+>>> from clfeval.metrics import precision_score
+>>> with warnings.catch_warnings():
+...     warnings.simplefilter("error", SkUndefined)
+...     try:
+...         precision_score([0, 1], [0, 0])
+...     except SkUndefined as caught:
+...         print(type(caught).__module__, issubclass(type(caught), SkUndefined))
+clfeval.exceptions True
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
-__all__ = ["UndefinedMetricWarning", "ScoresBinnedWarning", "ValuesError"]
+__all__ = ["SklearnTwinWarning", "UndefinedMetricWarning", "ScoresBinnedWarning", "ValuesError",
+           "link_sklearn_twins"]
+
+#: the module whose classes clfeval's twins join when it is imported (never imported by clfeval)
+SKLEARN_EXCEPTIONS = "sklearn.exceptions"
 
 
-class UndefinedMetricWarning(UserWarning):
+class SklearnTwinWarning(UserWarning):
+    """A clfeval warning that scikit-learn users filter and catch under scikit-learn's class.
+
+    A subclass names its scikit-learn twin in ``sklearn_twin`` (a class name in
+    ``sklearn.exceptions``). Whenever a twin warning is created (``warnings.warn`` creates it
+    before it consults the filters) and ``sklearn.exceptions`` is already imported, the
+    subclass also becomes a subclass of scikit-learn's class: ``warnings.filterwarnings(...,
+    category=...)``, ``warnings.simplefilter("error", ...)`` + ``except ...``, ``pytest.warns(...)``
+    and ``-W ...::sklearn.exceptions.UndefinedMetricWarning`` written for scikit-learn then act on
+    clfeval's warning too, and clfeval's own class keeps catching it. The check is a dictionary
+    look-up; scikit-learn is never imported here (code that filters on scikit-learn's class has
+    imported it already).
+    """
+
+    sklearn_twin = ""
+
+    def __init__(self, *args: Any) -> None:
+        if SKLEARN_EXCEPTIONS in sys.modules:
+            link_sklearn_twins()
+        super().__init__(*args)
+
+
+class UndefinedMetricWarning(SklearnTwinWarning):
     """A metric is undefined (0/0) for the given data and was set by ``zero_division``."""
+
+    sklearn_twin = "UndefinedMetricWarning"
+
+
+def link_sklearn_twins() -> list[str]:
+    """Make each twin warning a subclass of its scikit-learn class, if scikit-learn's are loaded.
+
+    Idempotent and cheap; called by every twin warning as it is created, and at the import of
+    this module. Returns the names linked so far (empty while ``sklearn.exceptions`` is not
+    imported; it is never imported here).
+
+    >>> set(link_sklearn_twins()) <= {"UndefinedMetricWarning"}
+    True
+    """
+    module = sys.modules.get(SKLEARN_EXCEPTIONS)
+    linked: list[str] = []
+    for twin in _TWINS:
+        theirs = getattr(module, twin.sklearn_twin, None) if module is not None else None
+        if not (isinstance(theirs, type) and issubclass(theirs, Warning)):
+            continue  # not loaded (or still loading): try again at the next warning
+        if not issubclass(twin, theirs):
+            # SklearnTwinWarning stays first: clfeval's hierarchy is kept, scikit-learn's is added
+            twin.__bases__ = (*twin.__bases__, theirs)
+        linked.append(twin.__name__)
+    return linked
 
 
 class ScoresBinnedWarning(UserWarning):
@@ -45,3 +111,9 @@ class ValuesError(ValueError):
         super().__init__(message)
         self.argument, self.kind, self.position, self.column = argument, kind, position, column
         self.value, self.count, self.allowed = value, count, allowed
+
+
+#: clfeval's warnings that have a scikit-learn twin (scikit-learn's metrics raise plain ValueError
+#: and TypeError, which clfeval's errors subclass already; no other sklearn.exceptions class is mirrored)
+_TWINS: tuple[type[SklearnTwinWarning], ...] = (UndefinedMetricWarning,)
+link_sklearn_twins()

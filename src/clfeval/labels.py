@@ -216,9 +216,17 @@ def check_sample_weight(sample_weight: Any, n: int, *, allow_all_zero: bool = Tr
         if w.ndim != 1:
             raise ValueError(f"sample_weight must be 1-D, got shape {np.shape(sample_weight)}.")
     if w.shape[0] != n:
-        raise ValueError(
+        raise ValueError(  # scikit-learn's words (the targets' lengths, then the weights'), then ours
+            f"Found input variables with inconsistent numbers of samples: [{n}, {n}, {w.shape[0]}]: "
             f"sample_weight has {w.shape[0]} samples but the targets have {n}; they must match."
         )
+    if w.dtype.kind == "c":
+        raise ValueError(f"Complex data not supported: sample_weight has dtype {w.dtype}; weights must be real.")
+    if w.dtype.kind in "OUS":  # numbers held as objects or text: float64, as scikit-learn converts them
+        try:
+            w = w.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"sample_weight must be numeric, got dtype {w.dtype}.") from None
     if w.dtype.kind in "biu":
         # uint64 weights above int64's range stay uint64 (they are not negative); others int64
         if not (w.dtype == np.uint64 and w.size and w.max() > np.iinfo(np.int64).max):
@@ -273,6 +281,18 @@ def check_finite_labels(y: np.ndarray, name: str) -> None:
             f"Input {name} contains infinity or a value too large for dtype({str(y.dtype)!r}): "
             f"{int(bad.sum())} infinite value(s), the first at position {_first_position(bad)}."
         )
+
+
+def check_not_bytes(y: np.ndarray, name: str) -> None:
+    """Refuse labels held as bytes with a TypeError, as scikit-learn's ``type_of_target`` does.
+
+    >>> check_not_bytes(np.array([b"a", b"b"]), "y_true")
+    Traceback (most recent call last):
+    TypeError: Support for labels represented as bytes is not supported: y_true holds bytes (b'a'); convert the labels to str or int.
+    """
+    if y.size and (y.dtype.kind == "S" or (y.dtype.kind == "O" and isinstance(y.reshape(-1)[0], bytes))):
+        raise TypeError(f"Support for labels represented as bytes is not supported: {name} holds bytes "
+                        f"({bytes(y.reshape(-1)[0])!r}); convert the labels to str or int.")
 
 
 def _check_label_types(values: np.ndarray, name: str) -> None:
@@ -346,6 +366,7 @@ def target_kind(y: np.ndarray, name: str) -> tuple[str, np.ndarray]:
         y = y[:, 0]
     if y.ndim > 2 or y.ndim == 0:
         raise ValueError(f"{name} must be 1-D (labels) or 2-D (indicator matrix), got shape {y.shape}.")
+    check_not_bytes(y, name)
     if y.dtype.kind == "O" and _kind_of_values(y) == "other":
         return "unknown", y[:0]
     check_finite_labels(y, name)
@@ -455,12 +476,12 @@ class ClassificationTargets:
         self.pred_labels = pred_labels
 
 
-def _continuous_error(name: str, y: np.ndarray) -> ValueError:
+def _continuous_error(name: str, y: np.ndarray, prefix: str = "") -> ValueError:
     flat = y.reshape(-1)
     frac = np.flatnonzero(flat != np.floor(flat))
     example = f" (e.g. {flat[frac[0]].item()!r} at position {int(frac[0])})" if frac.size else ""
     return ValueError(
-        f"{name} contains continuous values{example}, but classification metrics need class "
+        f"{prefix}{name} contains continuous values{example}, but classification metrics need class "
         "labels. If these are probabilities or scores, turn them into labels first (for example "
         "y_score >= 0.5, or argmax over the class columns), or use a score-based metric such as "
         "roc_auc_score or average_precision_score."
@@ -480,14 +501,16 @@ def check_classification_targets(y_true: Any, y_pred: Any) -> ClassificationTarg
     check_consistent_length(y_true=yt, y_pred=yp)
     if yt.shape[0] == 0:
         raise ValueError(
-            "Found empty input array (y_true and y_pred have 0 samples) while a minimum of "
-            "1 sample is required."
+            "Found empty input array (e.g., `y_true` or `y_pred`) while a minimum of 1 sample is "
+            "required: y_true and y_pred have 0 samples."
         )
     kind_t, labels_t = target_kind(yt, "y_true")
     kind_p, labels_p = target_kind(yp, "y_pred")
     for kind, name, arr in ((kind_t, "y_true", yt), (kind_p, "y_pred", yp)):
         if kind in ("continuous", "continuous-multioutput"):
-            raise _continuous_error(name, arr)
+            mix = kind_t != kind_p  # scikit-learn's words for a mix, then what to do
+            raise _continuous_error(name, arr, f"Classification metrics can't handle a mix of {kind_t} and "
+                                               f"{kind_p} targets: " if mix else "")
     kinds = {kind_t, kind_p}
     if kinds == {"binary", "multiclass"}:
         kinds = {"multiclass"}

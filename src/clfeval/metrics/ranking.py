@@ -43,6 +43,7 @@ from ..labels import (
     as_array,
     as_score_array,
     check_consistent_length,
+    check_not_bytes,
     check_sample_weight,
     encode,
     target_kind,
@@ -88,11 +89,13 @@ class _WarnOnce:
 
 
 def _labels_1d(y_true: Any, func: str) -> np.ndarray:
-    return as_1d(
+    y = as_1d(
         as_array(y_true, "y_true"),
         f"{func} needs y_true of shape (n_samples,); for multilabel data call it once per label "
         "column",
     )
+    check_not_bytes(y, "y_true")
+    return y
 
 
 def _scores_1d(y_score: Any, func: str) -> np.ndarray:
