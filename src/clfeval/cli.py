@@ -39,6 +39,7 @@ from .exceptions import ValuesError
 from .input_checks import stem_of
 from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
+from .column_roles import ColumnChoiceError, labels_from_columns
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
 if TYPE_CHECKING:
@@ -248,6 +249,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _demo(args)
     except UsageError as exc:
         parser.exit(2, f"{PROG}: error: {exc}\n")
+    except ColumnChoiceError as exc:  # which columns to read: a usage error (name them)
+        parser.exit(2, f"{PROG}: error: {exc}\n")
     except (InputFileError, OutputError) as exc:
         return _fail(str(exc))
     except ModuleNotFoundError as exc:
@@ -291,18 +294,20 @@ def _report(args: argparse.Namespace) -> int:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     notices: list[str] = []
     score_range, score_columns = None, args.y_score.split(",") if args.y_score else None
+    used_columns: list[Any] = [None, None]  # the JSON entry "columns", the note on the columns not read
     if args.scheduler is not None:
-        ev, detected = _evaluate_on_cluster(args, notices, rule)
+        ev, detected = _evaluate_on_cluster(args, notices, rule, used_columns)
     else:
         batches = iter_prediction_batches(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                                           sample_weight=args.sample_weight, batch_rows=args.batch_rows,
-                                          progress=args.progress)
+                                          progress=args.progress, labels=args.labels)
         why = _why_stream(batches, args)
         if why is None:
             ev = _evaluate_file(batches.read_all(), args, notices, rule, _columns(batches))
         else:
             ev = _stream_file(batches, args, notices, rule, why)
         detected, score_range, score_columns = batches.detected, batches.score_range, batches.score_columns
+        used_columns = [batches.columns_used, batches.unused_note]
     _check_stream_intervals(ev, args)
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
@@ -314,6 +319,8 @@ def _report(args: argparse.Namespace) -> int:
                                  threshold_given=None if args.threshold is None else f"--threshold {args.threshold}")
     if note is not None:
         notices.append(f"note: {note}")
+    if used_columns[1]:
+        notices.insert(0, used_columns[1])
     if detected:
         notices.insert(0, f"detected columns: {'; '.join(detected)}")
     for notice in notices:
@@ -333,9 +340,9 @@ def _report(args: argparse.Namespace) -> int:
         from .evaluation import intervals_to_plain
 
         extra = {"intervals": intervals_to_plain(intervals)}
-    extra = {**thresholds, **(extra or {})}
+    extra = {**thresholds, **(extra or {}), **({"columns": used_columns[0]} if used_columns[0] else {})}
     html_items = None
-    if args.ci is not None or costs is not None:
+    if args.ci is not None or costs is not None or used_columns[0]:
         item = {**ev.to_dict(), **extra}
         if args.html is not None and ev.has_scores and ev._sample_weight is None and ev._streamed != "weighted":
             from .report.html import bands_dict
@@ -401,11 +408,8 @@ def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
     check_labels(labels, pos_label, args)
     y_score = data.y_score
-    if labels is None and data.score_labels is not None:
-        # per-class score columns name their classes: the columns' order is the label order
-        parsed = [_try_label(v, y_true) for v in data.score_labels]
-        if all(p is not None for p in parsed):
-            labels = parsed
+    # per-class score columns name their classes (the label order); one class's column, the positive class
+    labels, pos_label = labels_from_columns(data.score_labels, y_true, labels, pos_label, data.score_columns)
     y_pred = data.y_pred
     threshold = None if args.threshold is None or rule is not None else float(args.threshold)
     if rule is not None and y_pred is not None and y_score is not None:
@@ -612,8 +616,8 @@ def _check_stream_intervals(ev: Evaluation, args: argparse.Namespace) -> None:
                          f"--ci analytic (binary, unweighted) only, and this is a {ev.task} evaluation")
 
 
-def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tuple[str, float | None] | None
-                         ) -> tuple[Evaluation, list[str]]:
+def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tuple[str, float | None] | None,
+                         used_columns: list[Any]) -> tuple[Evaluation, list[str]]:
     """--scheduler: ``clfeval.dask.evaluate_file`` on the cluster, with the options of the other paths
     (labels typed from the file's first rows where it can be read here)."""
     try:
@@ -628,7 +632,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     detected: list[str] = []
     name = stem_of(args.file)
     if Path(args.file).exists():
-        batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False)
+        batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False, labels=args.labels)
         with contextlib.closing(iter(batches)) as rows:
             first = next(rows, None)
         if first is None:
@@ -637,6 +641,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
         columns = {"y_true": batches.y_true_column, "y_pred": batches.y_pred_column if use_pred else None,
                    "y_score": batches.score_columns or None, "sample_weight": batches.weight_column}
         detected = batches.detected
+        used_columns[:] = [batches.columns_used, batches.unused_note]
     else:  # only the cluster sees the file: the labels stay text
         threshold = None if args.threshold is None or rule is not None else float(args.threshold)
         options = {"labels": None if args.labels is None else [v.strip() for v in args.labels.split(",")],
