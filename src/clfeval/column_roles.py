@@ -132,15 +132,22 @@ class ColumnChoice:
                 shown = _listing(known[:10]) + (", ..." if len(known) > 10 else "")
                 problems.insert(0, f"score column{'' if one else 's'} {_listing(left)}: "
                                    f"{'its suffix does' if one else 'their suffixes do'} not name the classes "
-                                   f"({shown}), so {'it is' if one else 'they are'} not read as one column per class")
+                                   f"{'of --labels ' if labels_given else ''}({shown}), so "
+                                   f"{'it is' if one else 'they are'} not read as one column per class")
         if problems:
             read = "--y-score COL" if groups or left else "--y-pred COL"
             if (groups or left) and len(preds) > 1:
                 read = "--y-score COL or --y-pred COL"
+            if len(left) == 1 and not groups and len(preds) < 2:
+                raise ColumnChoiceError(f"{self.path}: {problems[0]}; pass --y-score {left[0]} to read it as the "
+                                        "scores of the positive class")
             raise ColumnChoiceError(f"{self.path}: {'; '.join(problems)}; which model's outputs to read is not "
                                     f"known: pass {read} to read one of them, or {_HINT}")
         if groups:
             chosen = groups[0]
+            if labels_given and len(chosen) > 1:  # the columns in the order of --labels
+                order = {repr(v): i for i, v in enumerate(known)}
+                chosen = sorted(chosen, key=lambda cv: order[repr(cv[1])])
             self.y_score = [c for c, _ in chosen]
             self.score_labels = [str(v) for _, v in chosen]
             if len(chosen) == 1:

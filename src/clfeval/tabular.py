@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .column_roles import PER_CLASS_PATTERN, ColumnChoice, parse_label
+from .column_roles import PER_CLASS_PATTERN, ColumnChoice, ColumnChoiceError, parse_label
 from .input_checks import (
     compression_of,
     csv_bytes_per_row,
@@ -842,9 +842,10 @@ class _Layout:
         choice.settle(classes, labels_given, kind)
         self.y_score, self.score_labels = choice.y_score, choice.score_labels
         if self.y_pred is None and not self.y_score:
-            raise InputFileError(
+            several = "; several models' columns: clfeval compare --model NAME=COL" if len(choice.free) > 1 else ""
+            raise ColumnChoiceError(
                 f"{choice.path}: no prediction or score column found; name them with --y-pred COLUMN "
-                f"or --y-score COLUMN[,COLUMN...] (columns: {_listing(choice.columns)})")
+                f"or --y-score COLUMN[,COLUMN...]{several} (columns: {_listing(choice.columns)})")
 
     def classes_needed(self) -> bool:
         return self.choice is not None and self.choice.needs_classes
