@@ -38,6 +38,15 @@ def one_error_line(r: subprocess.CompletedProcess[str], status: int) -> str:
     return lines[0]
 
 
+def report_json(path: Path, tmp_path: Path, *options: str, note: str | None = None) -> dict:
+    """``clfeval report path options --json``: it succeeds (printing ``note``); the JSON."""
+    out = tmp_path / "r.json"
+    r = run("report", path, *options, "--json", out)
+    assert r.returncode == 0, r.stderr
+    assert note is None or note in r.stderr, r.stderr
+    return json.loads(out.read_text())
+
+
 @pytest.fixture(scope="module")
 def two_models(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
     """A binary file with two models' probabilities and predictions (the issue's layout)."""
@@ -73,11 +82,7 @@ def test_two_models_without_an_option_is_a_usage_error(two_models, tmp_path):
 
 def test_y_score_reads_that_column_alone(two_models, tmp_path):
     path, frame = two_models
-    out = tmp_path / "r.json"
-    r = run("report", path, "--y-score", "proba_lr", "--json", out)
-    assert r.returncode == 0, r.stderr
-    assert "columns not read: proba_rf, pred_lr, pred_rf" in r.stderr
-    data = json.loads(out.read_text())
+    data = report_json(path, tmp_path, "--y-score", "proba_lr", note="columns not read: proba_rf, pred_lr, pred_rf")
     assert data["columns"] == {"y_true": "y_true", "y_pred": None, "y_score": ["proba_lr"], "sample_weight": None,
                                "unused": ["proba_rf", "pred_lr", "pred_rf"]}
     assert data["roc"]["1"]["area"] == pytest.approx(skm.roc_auc_score(frame.y_true, frame.proba_lr), rel=1e-12)
@@ -89,23 +94,16 @@ def test_y_score_reads_that_column_alone(two_models, tmp_path):
 def test_a_named_score_column_stops_the_detection_of_predictions(tmp_path):
     y = np.array([0, 1, 1, 0, 1, 0])
     score = np.array([0.2, 0.7, 0.6, 0.4, 0.3, 0.8])
-    path, out = tmp_path / "m.csv", tmp_path / "m.json"
+    path = tmp_path / "m.csv"
     pd.DataFrame({"y_true": y, "y_pred": 1 - y, "y_score": score}).to_csv(path, index=False)
-    r = run("report", path, "--y-score", "y_score", "--json", out)
-    assert r.returncode == 0, r.stderr
-    assert "columns not read: y_pred" in r.stderr
-    data = json.loads(out.read_text())
+    data = report_json(path, tmp_path, "--y-score", "y_score", note="columns not read: y_pred")
     assert data["columns"]["y_pred"] is None
     assert data["report"]["overall"]["accuracy"] == pytest.approx(skm.accuracy_score(y, score >= 0.5))
 
 
 def test_y_pred_reads_no_scores(two_models, tmp_path):
     path, frame = two_models
-    out = tmp_path / "r.json"
-    r = run("report", path, "--y-pred", "pred_lr", "--json", out)
-    assert r.returncode == 0, r.stderr
-    assert "columns not read: proba_lr, proba_rf, pred_rf" in r.stderr
-    data = json.loads(out.read_text())
+    data = report_json(path, tmp_path, "--y-pred", "pred_lr", note="columns not read: proba_lr, proba_rf, pred_rf")
     assert data["columns"]["y_score"] == [] and data["columns"]["y_pred"] == "pred_lr"
     assert not data.get("roc")  # no model's scores beside this model's predictions
     assert data["report"]["overall"]["accuracy"] == pytest.approx(skm.accuracy_score(frame.y_true, frame.pred_lr))
@@ -113,10 +111,7 @@ def test_y_pred_reads_no_scores(two_models, tmp_path):
 
 def test_y_pred_and_y_score_of_one_model(two_models, tmp_path):
     path, frame = two_models
-    out = tmp_path / "r.json"
-    r = run("report", path, "--y-pred", "pred_rf", "--y-score", "proba_rf", "--json", out)
-    assert r.returncode == 0, r.stderr
-    data = json.loads(out.read_text())
+    data = report_json(path, tmp_path, "--y-pred", "pred_rf", "--y-score", "proba_rf")
     assert data["columns"]["unused"] == ["proba_lr", "pred_lr"]
     assert data["roc"]["1"]["area"] == pytest.approx(skm.roc_auc_score(frame.y_true, frame.proba_rf), rel=1e-12)
     assert data["report"]["overall"]["accuracy"] == pytest.approx(skm.accuracy_score(frame.y_true, frame.pred_rf))

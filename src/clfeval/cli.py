@@ -671,13 +671,6 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     return ev, detected
 
 
-def _try_label(text: str, like: Any) -> Any:
-    try:
-        return _as_label(text, like, "")
-    except UsageError:
-        return None
-
-
 def _as_label(text: str, like: Any, option: str) -> Any:
     """A label given on the command line, typed like the labels in the file."""
     kind = getattr(like, "dtype", None)

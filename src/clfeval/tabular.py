@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
