@@ -289,6 +289,19 @@ def test_float_and_bool_labels_are_named_by_suffixes():
     assert labels_from_columns(c.score_labels, np.array([True]), None, None) == ([False, True], None)
 
 
+def test_one_class_column_of_two_classes_one_of_them_perhaps_absent():
+    for seen, ok in (([0, 1], True), ([0], True), ([1], True), ([0, 2], False), ([0, 1, 2], False)):
+        c = choice(["proba_1"])
+        if ok:
+            c.settle(seen, labels_given=False)
+            assert c.y_score == ["proba_1"] and c.score_labels == ["1"]
+        else:
+            with pytest.raises(ColumnChoiceError, match="pass --y-score proba_1"):
+                c.settle(seen, labels_given=False)
+    with pytest.raises(ColumnChoiceError, match="of --labels"):
+        choice(["proba_1"]).settle([0, 2], labels_given=True)
+
+
 def test_explicit_columns_stop_detection():
     c = choice(["proba_lr", "pred_rf", "proba_0"], y_score=["proba_lr"], explicit=True)
     assert not c.needs_classes

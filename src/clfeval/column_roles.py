@@ -209,8 +209,8 @@ def _class_groups(names: list[str], known: list[Any], kind: str, labels_given: b
         values = [v for _, v in members]
         complete = None not in values and len(set(values)) == len(values)
         if complete:
-            if len(members) == 1:  # one column: the score of one of two classes
-                complete = len(known) == 2 and values[0] in known
+            if len(members) == 1:  # one column: the score of one of two classes (perhaps absent from the rows)
+                complete = len(known) == 2 if labels_given else len(set(known) | {values[0]}) <= 2
             elif labels_given:
                 complete = set(values) == set(known)
             else:
