@@ -34,12 +34,12 @@ import numpy as np
 from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule)
+from .column_roles import ColumnChoiceError, labels_from_columns
 from .command import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
 from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
-from .column_roles import ColumnChoiceError, labels_from_columns
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
 
 if TYPE_CHECKING:
@@ -73,7 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate the predictions in FILE (CSV, Parquet or Feather, or a directory of such files "
                     "read as one table). Columns that are not "
                     "named are detected when the layout is obvious (y_true/label/target, y_pred/prediction, "
-                    "y_score/score/proba, or one proba_<class> column per class).")
+                    "y_score/score/proba, or one proba_<class> column per class whose suffixes name the "
+                    "classes); the columns of several models are an error that names them. --y-pred or "
+                    "--y-score stops the detection of other prediction and score columns.")
     rep.add_argument("file", metavar="FILE", help="CSV (.csv, .tsv), Parquet (.parquet) or Feather (.feather, .arrow), "
                                                   "or a directory of files of one of these formats")
     rep.add_argument("--y-true", metavar="COL", help="column of true labels")
