@@ -184,6 +184,23 @@ def test_string_suffixes_in_any_case_give_the_label_order(tmp_path):
     assert data["roc"]["spam"]["area"] == pytest.approx(skm.roc_auc_score(spam, p), rel=1e-12)
 
 
+def test_named_per_class_columns_that_name_the_classes_give_their_order(tmp_path):
+    """--y-score p_spam,p_ham is read as spam, ham (not as the sorted labels ham, spam)."""
+    rng = np.random.default_rng(6)
+    spam = rng.random(200) < 0.5
+    p = np.clip(0.3 * spam + 0.35 + 0.2 * rng.standard_normal(200), 0.01, 0.99)
+    path = tmp_path / "mail.csv"
+    pd.DataFrame({"label": np.where(spam, "spam", "ham"), "p_spam": p, "p_ham": 1 - p}).to_csv(path, index=False)
+    for order in (["p_spam", "p_ham"], ["p_ham", "p_spam"]):
+        data = report_json(path, tmp_path, "--y-score", ",".join(order), "--pos-label", "spam")
+        assert data["labels"] == [c[2:] for c in order]
+        assert data["roc"]["spam"]["area"] == pytest.approx(skm.roc_auc_score(spam, p), rel=1e-12)
+    line = one_error_line(run("report", path, "--y-score", "p_spam,p_ham", "--labels", "ham,spam"), 2)
+    assert "name the classes spam, ham, but --labels orders them ham, spam" in line
+    data = report_json(path, tmp_path, "--y-score", "p_ham,p_spam", "--labels", "ham,spam")
+    assert data["roc"]["spam"]["area"] == pytest.approx(skm.roc_auc_score(spam, p), rel=1e-12)
+
+
 def test_labels_name_a_class_absent_from_the_data_and_set_the_column_order(tmp_path):
     rng = np.random.default_rng(3)
     y = np.array(list("ab"))[rng.integers(0, 2, 200)]

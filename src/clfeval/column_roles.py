@@ -94,6 +94,9 @@ class ColumnChoice:
 
     def __post_init__(self) -> None:
         if self.explicit:
+            given = self.y_score or []
+            if len(given) > 1 and all(PER_CLASS_PATTERN.match(c) for c in given):
+                self.pending = list(given)  # named per-class columns: if they name the classes, their order
             return
         self.pending = [c for c in self.free if PER_CLASS_PATTERN.match(c)]
         self.pred_like = [c for c in self.free if PRED_PATTERN.match(c)]
@@ -111,6 +114,9 @@ class ColumnChoice:
         """Decide the scores from the classes (those found in y_true, or ``--labels`` when
         ``labels_given``; ``kind``: y_true's numpy dtype kind, by default that of the classes);
         a :class:`ColumnChoiceError` when the columns do not say which model to read."""
+        if self.explicit:
+            self._named_order(classes, labels_given, kind)
+            return
         preds = ([self.y_pred] if self.y_pred is not None else []) + self.pred_like
         problems = []
         if not self.explicit and len(preds) > 1:
@@ -119,11 +125,7 @@ class ColumnChoice:
         left: list[str] = []
         if self.pending:
             known = list(classes or [])
-            if kind is None:
-                import numpy as np
-
-                kind = np.asarray(known).dtype.kind if known else "U"
-            groups, left = _class_groups(self.pending, known, kind, labels_given)
+            groups, left = _class_groups(self.pending, known, kind or _kind_of(known), labels_given)
             if len(groups) > 1:
                 sets = " and ".join(_listing(c for c, _ in g) for g in groups)
                 problems.insert(0, f"columns {sets} are {len(groups)} sets of one score column per class")
@@ -156,6 +158,23 @@ class ColumnChoice:
                 self.detected.append(f"y_score = {_listing(self.y_score)} (one column per class)")
         self.pending = []
 
+    def _named_order(self, classes: Sequence[Any] | None, labels_given: bool, kind: str | None) -> None:
+        """``--y-score`` columns whose suffixes name the classes give the label order (the option
+        says "in label order": a name that says otherwise is not overruled silently)."""
+        named, self.pending = self.pending, []
+        if not named:
+            return
+        known = list(classes or [])
+        groups, left = _class_groups(named, known, kind or _kind_of(known), labels_given)
+        if len(groups) != 1 or left:
+            return
+        values = [v for _, v in groups[0]]
+        if labels_given and values != known:
+            raise ColumnChoiceError(f"--y-score {','.join(named)}: the columns name the classes "
+                                    f"{_listing(values)}, but --labels orders them {_listing(known)}; "
+                                    "list the columns in the order of --labels")
+        self.score_labels = [str(v) for v in values]
+
     def unused(self) -> list[str]:
         """The file's columns that are not read."""
         read = {self.y_true, self.y_pred, self.sample_weight, *(self.y_score or [])}
@@ -173,6 +192,12 @@ class ColumnChoice:
         """The JSON entry ``"columns"``: which column was read for what."""
         return {"y_true": self.y_true, "y_pred": self.y_pred, "y_score": list(self.y_score or []),
                 "sample_weight": self.sample_weight, "unused": self.unused()}
+
+
+def _kind_of(values: list[Any]) -> str:
+    import numpy as np
+
+    return np.asarray(values).dtype.kind if values else "U"
 
 
 def _class_groups(names: list[str], known: list[Any], kind: str, labels_given: bool
