@@ -159,8 +159,8 @@ class PredictionBatches:
 
     What is known before reading: ``path``, ``files``, ``format``, ``columns`` (of the first file),
     the columns read (``y_true_column``, ``y_pred_column``, ``score_columns``, ``weight_column``),
-    ``detected``, ``score_labels``, ``n_rows`` (None for CSV), ``nbytes`` (of the files) and
-    :attr:`estimated_memory`.
+    ``detected``, ``score_labels``, ``columns_used`` (the JSON entry "columns"), ``unused_note``,
+    ``n_rows`` (None for CSV), ``nbytes`` (of the files) and :attr:`estimated_memory`.
     """
 
     def __init__(self, source: _Source, layout: _Layout, batch_rows: int, progress: bool | None) -> None:
