@@ -34,6 +34,7 @@ import numpy as np
 from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule)
+from .column_roles import ColumnChoiceError, labels_from_columns
 from .command import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
@@ -75,7 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate the predictions in FILE (CSV, Parquet or Feather, or a directory of such files "
                     "read as one table). Columns that are not "
                     "named are detected when the layout is obvious (y_true/label/target, y_pred/prediction, "
-                    "y_score/score/proba, or one proba_<class> column per class).")
+                    "y_score/score/proba, or one proba_<class> column per class whose suffixes name the "
+                    "classes); the columns of several models are an error that names them. --y-pred or "
+                    "--y-score stops the detection of other prediction and score columns.")
     rep.add_argument("file", metavar="FILE", help="CSV (.csv, .tsv), Parquet (.parquet) or Feather (.feather, .arrow), "
                                                   "or a directory of files of one of these formats")
     rep.add_argument("--y-true", metavar="COL", help="column of true labels")
@@ -252,6 +255,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _demo(args)
     except UsageError as exc:
         parser.exit(2, f"{PROG}: error: {exc}\n")
+    except ColumnChoiceError as exc:  # which columns to read: a usage error (name them)
+        parser.exit(2, f"{PROG}: error: {exc}\n")
     except (InputFileError, OutputError) as exc:
         return _fail(str(exc))
     except ModuleNotFoundError as exc:
@@ -295,18 +300,20 @@ def _report(args: argparse.Namespace) -> int:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     notices: list[str] = []
     score_range, score_columns = None, args.y_score.split(",") if args.y_score else None
+    used_columns: list[Any] = [None, None]  # the JSON entry "columns", the note on the columns not read
     if args.scheduler is not None:
-        ev, detected = _evaluate_on_cluster(args, notices, rule)
+        ev, detected = _evaluate_on_cluster(args, notices, rule, used_columns)
     else:
         batches = iter_prediction_batches(args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
                                           sample_weight=args.sample_weight, batch_rows=args.batch_rows,
-                                          progress=args.progress)
+                                          progress=args.progress, labels=args.labels)
         why = _why_stream(batches, args)
         if why is None:
             ev = _evaluate_file(batches.read_all(), args, notices, rule, _columns(batches))
         else:
             ev = _stream_file(batches, args, notices, rule, why)
         detected, score_range, score_columns = batches.detected, batches.score_range, batches.score_columns
+        used_columns = [batches.columns_used, batches.unused_note]
     _check_stream_intervals(ev, args)
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
@@ -318,6 +325,8 @@ def _report(args: argparse.Namespace) -> int:
                                  threshold_given=None if args.threshold is None else f"--threshold {args.threshold}")
     if note is not None:
         notices.append(f"note: {note}")
+    if used_columns[1]:
+        notices.insert(0, used_columns[1])
     if detected:
         notices.insert(0, f"detected columns: {'; '.join(detected)}")
     for notice in notices:
@@ -337,9 +346,9 @@ def _report(args: argparse.Namespace) -> int:
         from .evaluation import intervals_to_plain
 
         extra = {"intervals": intervals_to_plain(intervals)}
-    extra = {**thresholds, **(extra or {})}
+    extra = {**thresholds, **(extra or {}), **({"columns": used_columns[0]} if used_columns[0] else {})}
     html_items = None
-    if args.ci is not None or costs is not None:
+    if args.ci is not None or costs is not None or used_columns[0]:
         item = {**ev.to_dict(), **extra}
         if args.html is not None and ev.has_scores and ev._sample_weight is None and ev._streamed != "weighted":
             from .report.html import bands_dict
@@ -405,11 +414,8 @@ def _evaluate_options(data: Predictions, args: argparse.Namespace, notices: list
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
     check_labels(labels, pos_label, args)
     y_score = data.y_score
-    if labels is None and data.score_labels is not None:
-        # per-class score columns name their classes: the columns' order is the label order
-        parsed = [_try_label(v, y_true) for v in data.score_labels]
-        if all(p is not None for p in parsed):
-            labels = parsed
+    # per-class score columns name their classes (the label order); one class's column, the positive class
+    labels, pos_label = labels_from_columns(data.score_labels, y_true, labels, pos_label, data.score_columns)
     y_pred = data.y_pred
     threshold = None if args.threshold is None or rule is not None else float(args.threshold)
     if rule is not None and y_pred is not None and y_score is not None:
@@ -616,8 +622,8 @@ def _check_stream_intervals(ev: Evaluation, args: argparse.Namespace) -> None:
                          f"--ci analytic (binary, unweighted) only, and this is a {ev.task} evaluation")
 
 
-def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tuple[str, float | None] | None
-                         ) -> tuple[Evaluation, list[str]]:
+def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tuple[str, float | None] | None,
+                         used_columns: list[Any]) -> tuple[Evaluation, list[str]]:
     """--scheduler: ``clfeval.dask.evaluate_file`` on the cluster, with the options of the other paths
     (labels typed from the file's first rows where it can be read here)."""
     try:
@@ -632,7 +638,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
     detected: list[str] = []
     name = stem_of(args.file)
     if Path(args.file).exists():
-        batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False)
+        batches = iter_prediction_batches(args.file, **columns, batch_rows=10_000, progress=False, labels=args.labels)
         with contextlib.closing(iter(batches)) as rows:
             first = next(rows, None)
         if first is None:
@@ -641,6 +647,7 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
         columns = {"y_true": batches.y_true_column, "y_pred": batches.y_pred_column if use_pred else None,
                    "y_score": batches.score_columns or None, "sample_weight": batches.weight_column}
         detected = batches.detected
+        used_columns[:] = [batches.columns_used, batches.unused_note]
     else:  # only the cluster sees the file: the labels stay text
         threshold = None if args.threshold is None or rule is not None else float(args.threshold)
         options = {"labels": None if args.labels is None else [v.strip() for v in args.labels.split(",")],
@@ -668,13 +675,6 @@ def _evaluate_on_cluster(args: argparse.Namespace, notices: list[str], rule: tup
         ev = ev.result()
     notices.append(f"evaluated {args.file} with Dask (scheduler {args.scheduler})")
     return ev, detected
-
-
-def _try_label(text: str, like: Any) -> Any:
-    try:
-        return _as_label(text, like, "")
-    except UsageError:
-        return None
 
 
 def _as_label(text: str, like: Any, option: str) -> Any:

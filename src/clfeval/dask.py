@@ -245,15 +245,22 @@ def evaluate_file(
     check_duplicate_columns(shown, _column_names(files[0], fmt), {"y_true": y_true, "y_pred": y_pred,
                             "sample_weight": sample_weight, "y_score": list(y_score) if y_score else None})
     layout = _Layout.resolve(shown, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
-    if options.get("labels") is None and layout.score_labels is not None:
-        # per-class score columns name their classes: the columns' order is the label order (as the CLI)
-        from .cli import _try_label
+    dtype = frame[layout.y_true].dtype
+    like = np.empty(0, dtype=dtype if isinstance(dtype, np.dtype) else getattr(dtype, "numpy_dtype", object))
+    if layout.classes_needed():  # suffixed score columns name the classes of y_true's first partition, or not
+        from .column_roles import parse_label
 
-        dtype = frame[layout.y_true].dtype
-        like = np.empty(0, dtype=dtype if isinstance(dtype, np.dtype) else getattr(dtype, "numpy_dtype", object))
-        parsed = [_try_label(v, like) for v in layout.score_labels]
-        if all(v is not None for v in parsed):
-            options["labels"] = parsed
+        first = np.asarray(frame[layout.y_true].get_partition(0).compute())
+        labels = options.get("labels")
+        typed = None if labels is None else [parse_label(v, like.dtype.kind) if isinstance(v, str) else v
+                                             for v in labels]
+        given = typed is not None and all(v is not None for v in typed)
+        layout.settle(typed if given else unique_sorted(first, "y_true").tolist(), given, like.dtype.kind)
+    from .column_roles import labels_from_columns
+
+    labels, pos_label = labels_from_columns(layout.score_labels, like, options.get("labels"),
+                                            options.get("pos_label"), layout.y_score or ())
+    options.update({k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None})
     if not shown.exists():  # a glob: named after its folder
         options.setdefault("name", shown.parent.name or None)
     options.setdefault("name", stem_of(shown) if data_suffix(shown) in _suffixes() else shown.name)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import difflib
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from .column_roles import PER_CLASS_PATTERN, ColumnChoice, ColumnChoiceError, parse_label
 from .input_checks import (
     compression_of,
     csv_bytes_per_row,
@@ -64,7 +64,7 @@ PRED_NAMES = ("y_pred", "pred", "prediction", "predictions", "predicted", "y_hat
 SCORE_NAMES = ("y_score", "score", "scores", "y_proba", "proba", "probability", "prob", "y_prob",
                "decision", "decision_function")
 WEIGHT_NAMES = ("sample_weight", "weight", "weights")
-_PER_CLASS = re.compile(r"^(y_score|score|y_proba|proba|probability|prob|y_prob|p)[_:.\-](.+)$", re.I)
+_PER_CLASS = PER_CLASS_PATTERN
 
 #: the suffixes read from a directory (.txt is left out: a folder's notes are not data)
 FOLDER_FORMATS = {k: v for k, v in FORMATS.items() if k != ".txt"}
@@ -104,6 +104,7 @@ def read_predictions(
     y_score: Sequence[str] | str | None = None,
     sample_weight: str | None = None,
     progress: bool | None = None,
+    labels: Sequence[Any] | str | None = None,
 ) -> Predictions:
     """Read the label, prediction, score and weight columns of a CSV, Parquet or Feather file
     (or of every such file in a directory) into memory.
@@ -113,12 +114,13 @@ def read_predictions(
     layout is obvious. ``progress`` None shows a bar for large files when stderr is a terminal.
     """
     return iter_prediction_batches(path, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                                   sample_weight=sample_weight, progress=progress).read_all()
+                                   sample_weight=sample_weight, progress=progress, labels=labels).read_all()
 
 
 def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None = None, y_pred: str | None = None,
                             y_score: Sequence[str] | str | None = None, sample_weight: str | None = None,
-                            batch_rows: int = DEFAULT_BATCH_ROWS, progress: bool | None = None) -> PredictionBatches:
+                            batch_rows: int = DEFAULT_BATCH_ROWS, progress: bool | None = None,
+                            labels: Sequence[Any] | str | None = None) -> PredictionBatches:
     """The predictions of a CSV, Parquet or Feather file, or of a directory of such files, as
     :class:`Predictions` batches of at most ``batch_rows`` rows, read in bounded memory.
 
@@ -127,6 +129,8 @@ def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None 
     (and its subfolders; names starting with "." or "_" are passed over) of one format, in sorted
     order, read as one table: each file must hold the columns read. ``progress`` None shows one
     bar over all files (rows, or bytes for CSV) when they are large and stderr is a terminal.
+    ``labels`` (a list, or a comma-separated string as ``--labels`` gives it): the classes that
+    suffixed score columns must name (:mod:`clfeval.column_roles`; by default those of y_true).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
@@ -142,6 +146,8 @@ def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None 
         y_score = [c.strip() for c in y_score.split(",") if c.strip()]
     layout = _Layout.resolve(source.files[0], source.columns, y_true, y_pred, list(y_score) if y_score else None,
                              sample_weight)
+    if layout.classes_needed():  # suffixed score columns: read as one per class only if they name the classes
+        layout.settle(*_classes_of(source, layout, labels, int(batch_rows)))
     source.check(layout)
     return PredictionBatches(source, layout, int(batch_rows), progress)
 
@@ -153,8 +159,8 @@ class PredictionBatches:
 
     What is known before reading: ``path``, ``files``, ``format``, ``columns`` (of the first file),
     the columns read (``y_true_column``, ``y_pred_column``, ``score_columns``, ``weight_column``),
-    ``detected``, ``score_labels``, ``n_rows`` (None for CSV), ``nbytes`` (of the files) and
-    :attr:`estimated_memory`.
+    ``detected``, ``score_labels``, ``columns_used`` (the JSON entry "columns"), ``unused_note``,
+    ``n_rows`` (None for CSV), ``nbytes`` (of the files) and :attr:`estimated_memory`.
     """
 
     def __init__(self, source: _Source, layout: _Layout, batch_rows: int, progress: bool | None) -> None:
@@ -162,6 +168,10 @@ class PredictionBatches:
         self.path, self.files, self.format = source.path, list(source.files), source.fmt
         self.columns = source.columns
         self.detected, self.score_labels = layout.detected, layout.score_labels
+        #: which column is read for what, and the columns not read (the JSON entry "columns")
+        self.columns_used = None if layout.choice is None else layout.choice.used()
+        #: a note naming the columns not read, when the prediction or score column was named
+        self.unused_note = None if layout.choice is None else layout.choice.unused_note()
         self.score_columns: list[str] = layout.y_score or []
         #: the columns read (named or detected): labels, predictions (or None), weights (or None)
         self.y_true_column, self.y_pred_column, self.weight_column = layout.y_true, layout.y_pred, layout.sample_weight
@@ -768,6 +778,7 @@ class _Layout:
     sample_weight: str | None
     score_labels: list[str] | None
     detected: list[str]
+    choice: ColumnChoice | None = None
 
     def all_columns(self) -> list[str | None]:
         return [self.y_true, self.y_pred, *(self.y_score or []), self.sample_weight]
@@ -812,23 +823,51 @@ class _Layout:
             raise InputFileError(
                 f"{path}: no column of true labels found; name it with --y-true COLUMN "
                 f"(columns: {_listing(columns)})")
-        pred_col = pick("y_pred", y_pred, PRED_NAMES)
+        explicit = y_pred is not None or y_score is not None  # then no other output column is detected
+        pred_col = y_pred if explicit else pick("y_pred", None, PRED_NAMES)
         weight_col = pick("sample_weight", sample_weight, WEIGHT_NAMES)
-        score_labels = None
-        score_cols = y_score
-        if score_cols is None:
-            single = pick("y_score", None, SCORE_NAMES)
-            if single is not None:
-                score_cols = [single]
-            else:
-                score_cols, score_labels = _per_class_scores(free)
-                if score_cols:
-                    detected.append(f"y_score = {', '.join(score_cols)} (one column per class)")
-        if pred_col is None and not score_cols:
-            raise InputFileError(
-                f"{path}: no prediction or score column found; name them with --y-pred COLUMN "
-                f"or --y-score COLUMN[,COLUMN...] (columns: {_listing(columns)})")
-        return cls(true_col, pred_col, score_cols or None, weight_col, score_labels, detected)
+        single = None if explicit else pick("y_score", None, SCORE_NAMES)
+        choice = ColumnChoice(str(path), list(columns), true_col, pred_col, y_score or ([single] if single else None),
+                              weight_col, explicit, free, detected)
+        layout = cls(true_col, pred_col, choice.y_score, weight_col, None, detected, choice)
+        if not choice.needs_classes:
+            layout.settle(None, False)
+        return layout
+
+    def settle(self, classes: Sequence[Any] | None, labels_given: bool, kind: str | None = None) -> None:
+        """The score columns decided from the classes (see :mod:`clfeval.column_roles`)."""
+        choice = self.choice
+        assert choice is not None
+        choice.settle(classes, labels_given, kind)
+        self.y_score, self.score_labels = choice.y_score, choice.score_labels
+        if self.y_pred is None and not self.y_score:
+            several = "; several models' columns: clfeval compare --model NAME=COL" if len(choice.free) > 1 else ""
+            raise ColumnChoiceError(
+                f"{choice.path}: no prediction or score column found; name them with --y-pred COLUMN "
+                f"or --y-score COLUMN[,COLUMN...]{several} (columns: {_listing(choice.columns)})")
+
+    def classes_needed(self) -> bool:
+        return self.choice is not None and self.choice.needs_classes
+
+
+def _classes_of(source: _Source, layout: _Layout, labels: Sequence[Any] | str | None, batch_rows: int
+                ) -> tuple[list[Any], bool, str]:
+    """The classes that per-class score columns must name: ``labels`` (typed like y_true), or those
+    of y_true in the first batch (later batches are checked against them by the evaluation);
+    whether ``labels`` gave them; y_true's dtype kind."""
+    probe = PredictionBatches(source, _Layout(layout.y_true, None, None, None, None, []), batch_rows, False)
+    with contextlib.closing(iter(probe)) as rows:
+        first = next(rows, None)
+    if first is None:
+        raise probe.empty_error()
+    kind = first.y_true.dtype.kind
+    if isinstance(labels, str):
+        labels = [v.strip() for v in labels.split(",")]
+    if labels is not None:
+        typed = [parse_label(v, kind) if isinstance(v, str) else v for v in labels]
+        if all(v is not None for v in typed):
+            return typed, True, kind
+    return np.unique(first.y_true).tolist(), False, kind
 
 
 _DETECTED_BY = {"y_true": TRUE_NAMES, "y_pred": PRED_NAMES, "sample_weight": WEIGHT_NAMES, "y_score": SCORE_NAMES}
@@ -840,19 +879,6 @@ def check_duplicate_columns(path: Path, columns: list[str], given: dict[str, Any
     problem = duplicate_column_problem(columns, given, _DETECTED_BY, _PER_CLASS)
     if problem is not None:
         raise InputFileError(f"{path}: {problem}")
-
-
-def _per_class_scores(free: list[str]) -> tuple[list[str], list[str] | None]:
-    """The largest group of columns named <prefix>_<class> with a common score prefix."""
-    groups: dict[str, list[tuple[str, str]]] = {}
-    for c in free:
-        m = _PER_CLASS.match(c)
-        if m:
-            groups.setdefault(m.group(1).lower(), []).append((c, m.group(2)))
-    best = max(groups.values(), key=len, default=[])
-    if len(best) < 2:
-        return [], None
-    return [c for c, _ in best], [label for _, label in best]
 
 
 def _missing(path: Path, option: str, name: str, columns: list[str]) -> str:

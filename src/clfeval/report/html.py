@@ -35,6 +35,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Any
 
+from ..column_roles import columns_html
 from .html_assets import BOOT_JS, CLASS_COLORS, CSP, CSS, FONT_STACK, MODEL_COLORS
 
 __all__ = ["render_html", "write_html", "figures", "bands_dict", "cross_validation_dict"]
@@ -1043,6 +1044,7 @@ def _model_section(m: _Model, fig: dict[str, Any] | None, multi: bool) -> str:
     else:
         parts.append(f"<h2>Model: {_esc(m.name)}</h2>" if multi else "<h2>Results</h2>")
     parts.append(_cards(m))
+    parts.append(columns_html(m.data.get("columns")))  # which file column was read for what (the CLI's)
     parts.append("<h3>Classification report</h3>")
     parts.append(_report_table(m))
     notes = m.report.get("notes") or []
