@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -858,9 +859,8 @@ def _paired_tests(y_true: Any, models: list[Any], evs: list[Evaluation], preds: 
                 sb = b.y_score if b.y_score.ndim == 1 else b.y_score[:, list(evs[j].labels).index(evs[j].pos_label)]
                 tests.append((a.name, b.name, "DeLong (ROC AUC)", delong(y_true, sa, sb, pos_label=evs[i].pos_label)))
 
-            def macro_f1(yt: Any, yp: Any) -> float:
-                return float(f1_score(yt, yp, average="macro", labels=evs[0].labels, zero_division=0))
-
+            # a partial of clfeval's f1_score: the bootstrap resamples the joint (true, A, B) cell counts
+            macro_f1 = functools.partial(f1_score, average="macro", labels=list(evs[0].labels), zero_division=0)
             tests.append((a.name, b.name, "paired bootstrap (macro F1)", paired_bootstrap_test(
                 y_true, preds[i], preds[j], macro_f1, n_resamples=args.n_resamples, seed=args.seed, level=args.level)))
     return tests
