@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
+from .cli_notes import add_notes, check_probability_threshold, flipped_scores_note, print_model_notes, warning_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
-                          read_costs, threshold_rule)
+                          read_costs, threshold_rule, typed)
 from .command import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
@@ -308,8 +309,11 @@ def _report(args: argparse.Namespace) -> int:
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
         check_prevalence_size(prevalence, ev.names, args)
+    if rule is None and args.threshold is not None:
+        check_probability_threshold(ev.score_kind, float(args.threshold), f"--threshold {args.threshold}")
     if rule is not None:
         ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
+    add_notes(ev, [flipped_scores_note(ev) or ""])
     # scores outside [0, 1]: how they were read (clfeval.score_kind) and which threshold applies
     note = evaluation_score_note(ev, score_range, columns=score_columns,
                                  threshold_given=None if args.threshold is None else f"--threshold {args.threshold}")
@@ -799,10 +803,9 @@ def _compare(args: argparse.Namespace) -> int:
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
     check_labels(labels, pos_label, args)
     evs, preds = [], []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for m in models:
-            thr = args.threshold if m.y_score is not None and m.y_pred is None else None
+    for m in models:
+        thr = args.threshold if m.y_score is not None and m.y_pred is None else None
+        with warning_notes() as model_notes:  # warnings: this model's notes
             try:
                 ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr,
                               name=m.name)
@@ -814,23 +817,27 @@ def _compare(args: argparse.Namespace) -> int:
                 raise data_error(exc, where) or _in_words(exc, args.file, columns) from None
             except ValueError as exc:
                 raise _in_words(exc, args.file, {"y_true": args.y_true, "y_score": m.columns}) from None
-            evs.append(ev)
-            note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
-                ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
-                threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
-            if note is not None:
-                print(f"{PROG}: note: model {m.name}: {note}", file=sys.stderr)
-            if m.y_pred is not None:
-                preds.append(m.y_pred)
-            elif ev.task == "multiclass":
-                preds.append(predict_from_scores(m.y_score, ev.labels))
-            else:
-                preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
+        if thr is not None:
+            check_probability_threshold(ev.score_kind, thr, f"--threshold {typed(args.argv, '--threshold', thr)}")
+        add_notes(ev, [*model_notes, flipped_scores_note(ev) or ""])
+        evs.append(ev)
+        note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
+            ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
+            threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
+        if note is not None:
+            print(f"{PROG}: note: model {m.name}: {note}", file=sys.stderr)
+        if m.y_pred is not None:
+            preds.append(m.y_pred)
+        elif ev.task == "multiclass":
+            preds.append(predict_from_scores(m.y_score, ev.labels))
+        else:
+            preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
     tests = _paired_tests(y_true, models, evs, preds, args)
     console = _console(outputs.to_stdout)
     print_comparison(evs, console)
     console.print()
     print_tests(tests, args.level, console)
+    print_model_notes(evs, console)
     extra = {"tests": [{"model_a": a, "model_b": b, "test": t, "result": r.to_dict(args.level)}
                        for a, b, t, r in tests]}
     outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,

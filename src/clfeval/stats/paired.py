@@ -53,6 +53,8 @@ _BATCHED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "cohen_kappa_score": _m.cohen_kappa,
     "balanced_accuracy_score": _m.balanced_accuracy,
 }
+# Joint (true, A, B) cells counted by one bincount up to this many (k**3), sorted beyond.
+_DENSE_CELLS = 1 << 22
 # Replicates per batch of the vectorised paths (bounds memory at about B x cells numbers).
 _CHUNK = 1 << 21
 
@@ -135,7 +137,12 @@ class _Cells:
         k = self.k = self.labels.size
         t, pa, pb = (encode(v, self.labels) for v in (y, a, b))
         joint = (t.astype(np.int64) * k + pa) * k + pb
-        cells, counts = np.unique(joint, return_counts=True)
+        if k**3 <= _DENSE_CELLS:  # few classes: one bincount over the rows (no sort)
+            dense = np.bincount(joint, minlength=k**3)
+            cells = np.flatnonzero(dense)
+            counts = dense[cells]
+        else:
+            cells, counts = np.unique(joint, return_counts=True)
         self.t, rest = np.divmod(cells, k * k)
         self.a, self.b = np.divmod(rest, k)
         self.counts = counts.astype(np.int64)
