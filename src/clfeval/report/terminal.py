@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .numbers import column_groups, interval_text, share_text
 from .table import shown_classes, title
 from .text import format_value
 
@@ -144,11 +145,12 @@ def _confusion_table(ev: Evaluation) -> Any:
         cells = []
         for j in range(len(cm.names)):
             text = format_value(_num(cm.counts[i, j]), column="support")
-            s = share[i, j]
-            pct = "" if math.isnan(s) else f" [dim]{100 * s:.0f}%[/dim]"
+            pct = share_text(share[i, j])
+            pct = f" [dim]{pct}[/dim]" if pct else ""
             cells.append(f"[bold green]{text}[/bold green]{pct}" if i == j else f"{text}{pct}")
         table.add_row(_esc(name), *cells)
-    return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row")
+    return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row (with decimals "
+                                "where it would round to 0% or 100%)")
 
 
 def _num(v: Any) -> Any:
@@ -246,35 +248,44 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
 
 
 def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | None = None) -> None:
-    """The report's numbers as confidence intervals (``data`` from ``ev.intervals()``)."""
+    """The report's numbers as confidence intervals (``data`` from ``ev.intervals()``): each interval
+    in full, with the decimals its ends need (:mod:`clfeval.report.numbers`); a table wider than the
+    console is split into groups of columns, each repeating the class column."""
     from rich.console import Console
 
     console = console or Console()
     per_class, averages = data["per_class"], data["averages"]
     metrics = [c for c in ev.report.columns if c in per_class]
-    table = _table(f"{data['level']:.0%} confidence intervals")
-    table.add_column("class", justify="right", style="bold")
-    for m in metrics:
-        table.add_column(SHORT_TITLES.get(m, title(m)), justify="right")
 
     def cell(low: Any, high: Any) -> str:
-        low, high = float(low), float(high)
-        return "[dim]nan[/dim]" if math.isnan(low) else f"{low:.3f}-{high:.3f}"
+        text = interval_text(low, high)
+        return "[dim]nan[/dim]" if text == "nan" else text
 
+    names = [*ev.names, *averages]
+    texts = {m: [interval_text(per_class[m].low[i], per_class[m].high[i]) for i in range(len(ev.names))]
+             + [interval_text(row[m].low, row[m].high) if m in row else "" for row in averages.values()]
+             for m in metrics}
+    heads = [SHORT_TITLES.get(m, title(m)) for m in metrics]
+    widths = [max(len(h), *map(len, texts[m])) for h, m in zip(heads, metrics)]
+    first = max(len("class"), *(len(str(n)) for n in names))
     last = len(ev.names) - 1
-    for i, name in enumerate(ev.names):
-        table.add_row(_esc(name), *(cell(per_class[m].low[i], per_class[m].high[i]) for m in metrics),
-                      end_section=i == last)
-    for avg, row in averages.items():
-        table.add_row(f"[italic]{_esc(avg)}[/italic]",
-                      *(cell(row[m].low, row[m].high) if m in row else "" for m in metrics))
-    console.print(table)
+    for g, group in enumerate(column_groups(widths, console.width, min(first, 24))):
+        table = _table(f"{data['level']:.0%} confidence intervals" if g == 0 else "")
+        table.add_column("class", justify="right", style="bold")
+        for i in group:
+            table.add_column(heads[i], justify="right", no_wrap=True, min_width=widths[i])
+        for r, name in enumerate(names):
+            label = _esc(name) if r <= last else f"[italic]{_esc(name)}[/italic]"
+            table.add_row(label, *(cell_of(texts[metrics[i]][r]) for i in group), end_section=r == last)
+        if g:
+            console.print()
+        console.print(table)
     console.print()
     overall = _table("")
     overall.show_header = False
     overall.add_column(justify="right", style="bold")
-    overall.add_column(justify="right")
-    overall.add_column(style="dim")
+    overall.add_column(justify="right", no_wrap=True)
+    overall.add_column(style="dim", overflow="fold")
     for m, ci in data["overall"].items():
         overall.add_row(title(m), cell(ci.low, ci.high), ci.method)
     console.print(overall)
@@ -282,6 +293,11 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
     console.print(f"[dim]methods: {_esc('; '.join(methods))}[/dim]")
     for note in data.get("notes", []):
         console.print(f"[dim]note: {_esc(note)}[/dim]")
+
+
+def cell_of(text: str) -> str:
+    """An interval's text as a table cell (an undefined one dimmed)."""
+    return "[dim]nan[/dim]" if text == "nan" else text
 
 
 def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
@@ -310,13 +326,15 @@ def print_tests(tests: Sequence[tuple[str, str, str, Any]], level: float, consol
     console = console or Console()
     table = _table("Paired tests (same cases)")
     for c in ("a", "b", "test", "estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value"):
-        table.add_column(c, justify="left" if c in ("a", "b", "test") else "right")
+        # numbers never shrink or lose digits; names and the test's name wrap instead
+        text = c in ("a", "b", "test")
+        table.add_column(c, justify="left" if text else "right", no_wrap=not text, overflow="fold")
     notes: list[str] = []
     for a, b, name, r in tests:
         interval = ""
         if r.interval is not None:
             ci = r.confidence_interval(level)
-            interval = f"{ci.low:.4f} to {ci.high:.4f}"
+            interval = interval_text(ci.low, ci.high, 4)
         estimate = "" if r.estimate is None else f"{r.estimate:+.4f}"
         table.add_row(_esc(a), _esc(b), _esc(name), estimate, interval, _cell(float(r.statistic), 4),
                       _pvalue(r.pvalue))
