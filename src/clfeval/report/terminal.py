@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..evaluation import Evaluation
 
-__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
+__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "print_split_table", "MAX_MATRIX_CLASSES"]
 
 MAX_MATRIX_CLASSES = 20
 
@@ -149,8 +149,7 @@ def _confusion_table(ev: Evaluation) -> Any:
             pct = f" [dim]{pct}[/dim]" if pct else ""
             cells.append(f"[bold green]{text}[/bold green]{pct}" if i == j else f"{text}{pct}")
         table.add_row(_esc(name), *cells)
-    return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row (with decimals "
-                                "where it would round to 0% or 100%)")
+    return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row")
 
 
 def _num(v: Any) -> Any:
@@ -207,20 +206,19 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
     digits = ev.report.digits
     points = data.get("operating_points") or {}
     if points:
-        table = _table("Operating points (score >= threshold)")
-        for c in ("curve", "rule", "threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP",
-                  "FN", "TN"):
-            table.add_column(c, justify="left" if c in ("curve", "rule") else "right")
+        heads = ["threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP", "FN", "TN"]
+        rows = []
         for curve, by_rule in points.items():
             for rule, p in by_rule.items():
                 if "error" in p:
-                    table.add_row(_esc(curve), rule, "[dim]undefined[/dim]", *[""] * 9)
+                    rows.append([_esc(curve), rule, "[dim]undefined[/dim]", *[""] * 9])
                     continue
-                table.add_row(_esc(curve), rule, f"{p['threshold']:.6g}", _cell(p["value"], digits),
-                              *(_cell(p[k], digits) for k in ("precision", "recall", "specificity", "f1")),
-                              *(_cell(p[k], 0) for k in ("tp", "fp", "fn", "tn")))
+                rows.append([_esc(curve), rule, f"{p['threshold']:.6g}", _cell(p["value"], digits),
+                             *(_cell(p[k], digits) for k in ("precision", "recall", "specificity", "f1")),
+                             *(_cell(p[k], 0) for k in ("tp", "fp", "fn", "tn"))])
         console.print()
-        console.print(_with_caption(table, "apply one with ev.at(threshold), or clfeval report --threshold RULE"))
+        print_split_table(console, "Operating points (score >= threshold)", ["curve", "rule"], heads, rows,
+                          caption="apply one with ev.at(threshold), or clfeval report --threshold RULE")
     lines = []
     costs = data.get("costs")
     if costs:
@@ -261,25 +259,12 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
         text = interval_text(low, high)
         return "[dim]nan[/dim]" if text == "nan" else text
 
-    names = [*ev.names, *averages]
-    texts = {m: [interval_text(per_class[m].low[i], per_class[m].high[i]) for i in range(len(ev.names))]
-             + [interval_text(row[m].low, row[m].high) if m in row else "" for row in averages.values()]
-             for m in metrics}
-    heads = [SHORT_TITLES.get(m, title(m)) for m in metrics]
-    widths = [max(len(h), *map(len, texts[m])) for h, m in zip(heads, metrics)]
-    first = max(len("class"), *(len(str(n)) for n in names))
-    last = len(ev.names) - 1
-    for g, group in enumerate(column_groups(widths, console.width, min(first, 24))):
-        table = _table(f"{data['level']:.0%} confidence intervals" if g == 0 else "")
-        table.add_column("class", justify="right", style="bold")
-        for i in group:
-            table.add_column(heads[i], justify="right", no_wrap=True, min_width=widths[i])
-        for r, name in enumerate(names):
-            label = _esc(name) if r <= last else f"[italic]{_esc(name)}[/italic]"
-            table.add_row(label, *(cell_of(texts[metrics[i]][r]) for i in group), end_section=r == last)
-        if g:
-            console.print()
-        console.print(table)
+    rows = [[_esc(name), *(cell(per_class[m].low[i], per_class[m].high[i]) for m in metrics)]
+            for i, name in enumerate(ev.names)]
+    rows += [[f"[italic]{_esc(avg)}[/italic]", *(cell(row[m].low, row[m].high) if m in row else "" for m in metrics)]
+             for avg, row in averages.items()]
+    print_split_table(console, f"{data['level']:.0%} confidence intervals", ["class"],
+                      [SHORT_TITLES.get(m, title(m)) for m in metrics], rows, section_after=len(ev.names) - 1)
     console.print()
     overall = _table("")
     overall.show_header = False
@@ -295,9 +280,32 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
         console.print(f"[dim]note: {_esc(note)}[/dim]")
 
 
-def cell_of(text: str) -> str:
-    """An interval's text as a table cell (an undefined one dimmed)."""
-    return "[dim]nan[/dim]" if text == "nan" else text
+def print_split_table(console: Any, title_text: str, keys: list[str], heads: list[str], rows: list[list[str]],
+                      caption: str | None = None, section_after: int | None = None) -> None:
+    """A table whose cells (rich markup) are never cut: the ``keys`` columns (left-aligned text) then
+    the ``heads`` columns (right-aligned numbers, never wrapped); when they do not fit the console's
+    width, the number columns are split into groups (:func:`~clfeval.report.numbers.column_groups`),
+    one table each, every one repeating the ``keys`` columns. A line under the last group: ``caption``."""
+    from rich.text import Text
+
+    def width(cell: str) -> int:
+        return Text.from_markup(cell).cell_len
+
+    nk = len(keys)
+    first = sum(max([width(k), *(width(r[i]) for r in rows)]) + 2 for i, k in enumerate(keys)) - 2
+    widths = [max([width(h), *(width(r[nk + i]) for r in rows)]) for i, h in enumerate(heads)]
+    groups = column_groups(widths, console.width, first)
+    for g, group in enumerate(groups):
+        table = _table(title_text if g == 0 else "")
+        for k in keys:
+            table.add_column(k, justify="right" if k == "class" else "left", style="bold" if k == "class" else None)
+        for i in group:
+            table.add_column(heads[i], justify="right", no_wrap=True, min_width=widths[i])
+        for r, row in enumerate(rows):
+            table.add_row(*row[:nk], *(row[nk + i] for i in group), end_section=r == section_after)
+        if g:
+            console.print()
+        console.print(_with_caption(table, caption) if caption and g == len(groups) - 1 else table)
 
 
 def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
