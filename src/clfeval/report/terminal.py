@@ -328,25 +328,32 @@ def print_comparison(evaluations: Sequence[Evaluation], console: Console | None 
 
 
 def print_tests(tests: Sequence[tuple[str, str, str, Any]], level: float, console: Console | None = None) -> None:
-    """One row per paired test: the models, the test, the estimate with its interval, the p-value."""
+    """One row per paired test: the models, the test, the estimate with its interval, the p-value.
+    Numbers never shrink or lose digits; where the table is wider than the console, the models
+    and the test share one column, whose words wrap."""
     from rich.console import Console
 
     console = console or Console()
-    table = _table("Paired tests (same cases)")
-    for c in ("a", "b", "test", "estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value"):
-        # numbers never shrink or lose digits; names and the test's name wrap instead
-        text = c in ("a", "b", "test")
-        table.add_column(c, justify="left" if text else "right", no_wrap=not text, overflow="fold")
-    notes: list[str] = []
+    rows, notes = [], []
     for a, b, name, r in tests:
         interval = ""
         if r.interval is not None:
             ci = r.confidence_interval(level)
             interval = interval_text(ci.low, ci.high, 4)
         estimate = "" if r.estimate is None else f"{r.estimate:+.4f}"
-        table.add_row(_esc(a), _esc(b), _esc(name), estimate, interval, _cell(float(r.statistic), 4),
-                      _pvalue(r.pvalue))
+        rows.append((a, b, name, estimate, interval, _cell(float(r.statistic), 4), _pvalue(r.pvalue)))
         notes += [f"{a} vs {b}, {name}: {n}" for n in r.notes]
+    numbers = ("estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value")
+    need = sum(max([len(h), *(len(str(row[i])) for row in rows)]) + 2 for i, h in enumerate(("a", "b", "test", *numbers)))
+    narrow = need > console.width
+    table = _table("Paired tests (same cases)")
+    for c in (("a vs b: test",) if narrow else ("a", "b", "test")):
+        table.add_column(c, justify="left", overflow="fold")
+    for c in numbers:
+        table.add_column(c, justify="right", no_wrap=True)
+    for a, b, name, *values in rows:
+        keys = [f"{_esc(a)} vs {_esc(b)}: {_esc(name)}"] if narrow else [_esc(a), _esc(b), _esc(name)]
+        table.add_row(*keys, *values)
     console.print(table)
     for n in notes:
         console.print(f"[dim]note: {_esc(n)}[/dim]")
