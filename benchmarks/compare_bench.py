@@ -42,6 +42,7 @@ import numpy as np
 import pandas as pd
 
 from bench_io import machine_info, write_text_atomic
+from bootstrap_bench import best_time
 
 import clfeval
 from clfeval.metrics import f1_score
@@ -86,15 +87,6 @@ def command_seconds(path: Path, models: list[str], repeats: int) -> tuple[float,
         best = min(best, time.perf_counter() - start)
         out = done.stdout
     return best, out
-
-
-def best_time(call: Any, repeats: int) -> tuple[float, Any]:
-    best, result = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def bootstrap_part(frame: pd.DataFrame, k: int, b: int, row_reps: int, repeats: int, seed: int) -> dict[str, Any]:

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
-from .cli_notes import add_notes, check_probability_threshold, flipped_scores_note, print_model_notes, warning_notes
+from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warning_notes, warnings_as_notes
+from .cli_notes import add_notes, check_probability_threshold, flipped_scores_note, print_model_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule, typed)
 from .command import install_signal_handlers, interruption_message

@@ -6,8 +6,7 @@
   the other class, and names ``--pos-label`` with that class.
 - :func:`add_notes`: lines appended to an evaluation's report notes, so that the terminal, the
   JSON (``report.notes``) and the HTML page all show them.
-- :func:`warning_notes`: warnings raised inside a block, one line each (deprecations and the
-  undefined-value warnings, which the report already lists, left out).
+- :func:`print_model_notes`: each model's notes under ``compare``'s tables.
 
 >>> import clfeval
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.9, 0.6, 0.2, 0.4])
@@ -17,16 +16,12 @@ ROC AUC of the positive class '1' is 0.0000, below 0.5: the scores may be those 
 
 from __future__ import annotations
 
-import contextlib
 import math
-import warnings
-from collections.abc import Iterator
 from typing import Any
 
-from .cli_messages import SILENT_WARNINGS
 from .cli_options import UsageError
 
-__all__ = ["check_probability_threshold", "flipped_scores_note", "add_notes", "warning_notes"]
+__all__ = ["check_probability_threshold", "flipped_scores_note", "add_notes", "print_model_notes"]
 
 
 def check_probability_threshold(score_kind: str | None, threshold: float | None, option: str) -> None:
@@ -72,31 +67,6 @@ def add_notes(ev: Any, notes: list[str]) -> None:
     for note in notes:
         if note and note not in own:
             own.append(note)
-
-
-@contextlib.contextmanager
-def warning_notes() -> Iterator[list[str]]:
-    """Collect the warnings raised inside the block as one-line notes (one per distinct message);
-    undefined-value warnings (the report lists those values itself) and deprecations are dropped.
-
-    >>> with warning_notes() as notes:
-    ...     warnings.warn("first\\n  second")
-    ...     warnings.warn("old", DeprecationWarning)
-    >>> notes
-    ['first second']
-    """
-    notes: list[str] = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            yield notes
-        finally:
-            for w in caught:
-                if issubclass(w.category, SILENT_WARNINGS):
-                    continue
-                text = " ".join(str(w.message).split())
-                if text and text not in notes:
-                    notes.append(text)
 
 
 def print_model_notes(evaluations: list[Any], console: Any) -> None:

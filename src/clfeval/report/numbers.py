@@ -11,7 +11,7 @@ column groups that fit the terminal's width.
   group repeating the first (label) column.
 
 >>> interval_text(0.9571, 0.9642), interval_text(0.96401, 0.96449), interval_text(0.5, 0.5)
-('[0.957, 0.964]', '[0.96401, 0.96449]', '[0.500, 0.500]')
+('[0.957, 0.964]', '[0.9640, 0.9645]', '[0.500, 0.500]')
 >>> share_text(0.9996), share_text(0.003), share_text(0.5), share_text(1.0), share_text(0.99999)
 ('99.96%', '0.3%', '50%', '100%', '>99.99%')
 """
