@@ -246,8 +246,8 @@ def test_compare_names_text_in_a_score_column(tmp_path: Path) -> None:
 
 
 def test_an_undefined_value_prints_the_numbers_and_no_warning(preds: Path, tmp_path: Path) -> None:
-    # --threshold 2: nothing is predicted positive, so precision of class 1 is 0/0
-    r = run("report", preds, "--threshold", "2")
+    # --threshold 0.95 (above every score): nothing is predicted positive, so precision of class 1 is 0/0
+    r = run("report", preds, "--threshold", "0.95")
     assert r.returncode == 0, r.stderr
     no_python_noise(r)
     assert r.stderr.strip().splitlines() == ["clfeval: detected columns: y_true = label; y_score = score"]
@@ -259,7 +259,7 @@ def test_an_undefined_value_prints_the_numbers_and_no_warning(preds: Path, tmp_p
     assert "precision is undefined (0/0) for 1 class" in r.stdout  # the report's own note
     path = tmp_path / "m.csv"
     path.write_text("y,a,b\n1,0.9,0.8\n0,0.2,0.1\n1,0.4,0.3\n0,0.7,0.3\n1,0.8,0.6\n")
-    r = run("compare", path, "--y-true", "y", "--model", "A=a", "--model", "B=b", "--threshold", "2",
+    r = run("compare", path, "--y-true", "y", "--model", "A=a", "--model", "B=b", "--threshold", "0.95",
             "--n-resamples", "20")
     assert r.returncode == 0 and r.stderr == "", r.stderr
     no_python_noise(r)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import itertools
 import os
 import re
@@ -31,13 +32,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warnings_as_notes
+from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_words, warning_notes, warnings_as_notes
+from .cli_notes import add_notes, check_probability_threshold, flipped_scores_note, print_model_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
-                          read_costs, threshold_rule)
+                          read_costs, threshold_rule, typed)
 from .column_roles import ColumnChoiceError, labels_from_columns
 from .command import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
+from .progress import Progress
 from .score_kind import default_threshold, evaluation_score_note, kind_of_range
 from .staged_outputs import OutputConflict, OutputError, OutputPlan
 from .tabular import DEFAULT_BATCH_ROWS, InputFileError, PredictionBatches, Predictions, iter_prediction_batches
@@ -133,8 +136,11 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--n-resamples", type=int, default=2000, metavar="B", help="bootstrap replicates (default 2000)")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
     _add_outputs(cmp, html_help="write the HTML report of all models")
-    cmp.add_argument("--no-progress", dest="progress", action="store_false", default=None,
-                     help="never show a progress bar")
+    bars = cmp.add_mutually_exclusive_group()
+    bars.add_argument("--progress", dest="progress", action="store_true", default=None,
+                      help="always show a progress bar on standard error")
+    bars.add_argument("--no-progress", dest="progress", action="store_false",
+                      help="never show a progress bar (default: on a terminal, for steps that take over a second)")
 
     demo = sub.add_parser(
         "demo", help="evaluate the example data shipped with clfeval and write its HTML report",
@@ -309,7 +315,10 @@ def _report(args: argparse.Namespace) -> int:
                                           progress=args.progress, labels=args.labels)
         why = _why_stream(batches, args)
         if why is None:
-            ev = _evaluate_file(batches.read_all(), args, notices, rule, _columns(batches))
+            data = batches.read_all()  # with its own bar for a large file
+            with Progress(1, force=args.progress) as bar, bar.step("evaluating"):
+                ev = _evaluate_file(data, args, notices, rule, _columns(batches))
+                ev.report  # noqa: B018 - computed inside the bar's step
         else:
             ev = _stream_file(batches, args, notices, rule, why)
         detected, score_range, score_columns = batches.detected, batches.score_range, batches.score_columns
@@ -318,8 +327,11 @@ def _report(args: argparse.Namespace) -> int:
     if costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         _check_costs_shape(ev, costs)
         check_prevalence_size(prevalence, ev.names, args)
+    if rule is None and args.threshold is not None:
+        check_probability_threshold(ev.score_kind, float(args.threshold), f"--threshold {args.threshold}")
     if rule is not None:
         ev = _apply_rule(ev, rule, costs, prevalence, args.beta, notices)
+    add_notes(ev, [flipped_scores_note(ev) or ""])
     # scores outside [0, 1]: how they were read (clfeval.score_kind) and which threshold applies
     note = evaluation_score_note(ev, score_range, columns=score_columns,
                                  threshold_given=None if args.threshold is None else f"--threshold {args.threshold}")
@@ -329,6 +341,12 @@ def _report(args: argparse.Namespace) -> int:
         notices.insert(0, used_columns[1])
     if detected:
         notices.insert(0, f"detected columns: {'; '.join(detected)}")
+    with Progress(1 + (args.ci is not None), force=args.progress) as bar:
+        with bar.step("operating points, costs and calibration"):
+            thresholds = ev.thresholds_dict(costs=costs, prevalence=prevalence)
+        if args.ci is not None:
+            with bar.step(f"{args.ci} confidence intervals"):
+                intervals = ev.intervals(args.level, method=args.ci)
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = _console(outputs.to_stdout)
@@ -336,11 +354,9 @@ def _report(args: argparse.Namespace) -> int:
 
     print_evaluation(ev, console)
     print_binning(ev, console)
-    thresholds = ev.thresholds_dict(costs=costs, prevalence=prevalence)
     print_thresholds(ev, thresholds, console)
     extra: dict[str, Any] | None = None
     if args.ci is not None:
-        intervals = ev.intervals(args.level, method=args.ci)
         console.print()
         print_intervals(ev, intervals, console)
         from .evaluation import intervals_to_plain
@@ -789,7 +805,6 @@ def _model_specs(specs: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .evaluation import evaluate, predict_from_scores
     from .report.terminal import print_comparison, print_tests
 
     check_options(args)
@@ -801,39 +816,20 @@ def _compare(args: argparse.Namespace) -> int:
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
     check_labels(labels, pos_label, args)
-    evs, preds = [], []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    evs, preds, stderr_notes = [], [], []
+    bar = Progress(len(models) * (len(models) + 1) // 2, force=args.progress)  # models, then pairs
+    with bar:
         for m in models:
-            thr = args.threshold if m.y_score is not None and m.y_pred is None else None
-            try:
-                ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr,
-                              name=m.name)
-            except ValuesError as exc:
-                columns = {"y_true": args.y_true, "y_pred": m.columns, "y_score": m.columns}
-                where = Where(Path(args.file), columns, argv=args.argv, arrays={"y_true": y_true, "y_pred": m.y_pred},
-                              options={"--labels": args.labels, "--pos-label": args.pos_label,
-                                       "--threshold": args.threshold})
-                raise data_error(exc, where) or _in_words(exc, args.file, columns) from None
-            except ValueError as exc:
-                raise _in_words(exc, args.file, {"y_true": args.y_true, "y_score": m.columns}) from None
-            evs.append(ev)
-            note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
-                ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
-                threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
-            if note is not None:
-                print(f"{PROG}: note: model {m.name}: {note}", file=sys.stderr)
-            if m.y_pred is not None:
-                preds.append(m.y_pred)
-            elif ev.task == "multiclass":
-                preds.append(predict_from_scores(m.y_score, ev.labels))
-            else:
-                preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
-    tests = _paired_tests(y_true, models, evs, preds, args)
+            with bar.step(f"evaluating model {m.name}"):
+                _compare_model(m, y_true, labels, pos_label, args, evs, preds, stderr_notes)
+        tests = _paired_tests(y_true, models, evs, preds, args, bar)
+    for note in stderr_notes:
+        print(f"{PROG}: note: {note}", file=sys.stderr)
     console = _console(outputs.to_stdout)
     print_comparison(evs, console)
     console.print()
     print_tests(tests, args.level, console)
+    print_model_notes(evs, console)
     extra = {"tests": [{"model_a": a, "model_b": b, "test": t, "result": r.to_dict(args.level)}
                        for a, b, t, r in tests]}
     outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,
@@ -841,32 +837,75 @@ def _compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare_model(m: Any, y_true: Any, labels: Any, pos_label: Any, args: argparse.Namespace, evs: list[Any],
+                   preds: list[Any], stderr_notes: list[str]) -> None:
+    """Evaluate one model of ``compare`` (appends to ``evs``, ``preds`` and ``stderr_notes``)."""
+    from .evaluation import evaluate, predict_from_scores
+
+    thr = args.threshold if m.y_score is not None and m.y_pred is None else None
+    with warning_notes() as model_notes:  # warnings: this model's notes
+        try:
+            ev = evaluate(y_true, m.y_pred, m.y_score, labels=labels, pos_label=pos_label, threshold=thr,
+                          name=m.name)
+        except ValuesError as exc:
+            columns = {"y_true": args.y_true, "y_pred": m.columns, "y_score": m.columns}
+            where = Where(Path(args.file), columns, argv=args.argv, arrays={"y_true": y_true, "y_pred": m.y_pred},
+                          options={"--labels": args.labels, "--pos-label": args.pos_label,
+                                   "--threshold": args.threshold})
+            raise data_error(exc, where) or _in_words(exc, args.file, columns) from None
+        except ValueError as exc:
+            raise _in_words(exc, args.file, {"y_true": args.y_true, "y_score": m.columns}) from None
+    if thr is not None:
+        check_probability_threshold(ev.score_kind, thr, f"--threshold {typed(args.argv, '--threshold', thr)}")
+    add_notes(ev, [*model_notes, flipped_scores_note(ev) or ""])
+    evs.append(ev)
+    note = None if m.y_score is None or not m.y_score.size else evaluation_score_note(
+        ev, (float(m.y_score.min()), float(m.y_score.max())), columns=m.columns,
+        threshold_given=None if args.threshold is None else f"--threshold {args.threshold:g}")
+    if note is not None:
+        stderr_notes.append(f"model {m.name}: {note}")
+    if m.y_pred is not None:
+        preds.append(m.y_pred)
+    elif ev.task == "multiclass":
+        preds.append(predict_from_scores(m.y_score, ev.labels))
+    else:
+        preds.append(predict_from_scores(m.y_score, ev.labels, pos_label=ev.pos_label, threshold=ev.threshold))
+    ev.report  # noqa: B018 - computed here, inside the progress bar's step
+
+
 def _paired_tests(y_true: Any, models: list[Any], evs: list[Evaluation], preds: list[Any],
-                  args: argparse.Namespace) -> list[tuple[str, str, str, Any]]:
+                  args: argparse.Namespace, bar: Progress) -> list[tuple[str, str, str, Any]]:
     """(model a, model b, test name, TestResult) for every pair of models."""
+    tests = []
+    for i in range(len(models)):
+        for j in range(i + 1, len(models)):
+            with bar.step(f"paired tests {models[i].name} vs {models[j].name}"):
+                tests += _pair_tests(y_true, models[i], models[j], (evs[i], evs[j], evs[0]), preds[i], preds[j], args)
+    return tests
+
+
+def _pair_tests(y_true: Any, a: Any, b: Any, evs: tuple[Evaluation, Evaluation, Evaluation], pred_a: Any,
+                pred_b: Any, args: argparse.Namespace) -> list[tuple[str, str, str, Any]]:
+    """McNemar, DeLong where both models have scores, and the paired bootstrap of macro F1 (over the
+    classes of the first model, ``evs[2]``, for every pair)."""
     from .metrics import f1_score
     from .stats.delong import delong, delong_average
     from .stats.mcnemar import mcnemar
     from .stats.paired import paired_bootstrap_test
 
-    tests = []
-    for i in range(len(models)):
-        for j in range(i + 1, len(models)):
-            a, b = models[i], models[j]
-            tests.append((a.name, b.name, "McNemar (accuracy)", mcnemar(y_true, preds[i], preds[j])))
-            if evs[i].task == "multiclass" and a.y_score is not None and b.y_score is not None:
-                tests.append((a.name, b.name, "DeLong (macro one-vs-rest ROC AUC)",
-                              delong_average(y_true, a.y_score, b.y_score, labels=evs[i].labels)))
-            if evs[i].task == "binary" and a.y_score is not None and b.y_score is not None:
-                sa = a.y_score if a.y_score.ndim == 1 else a.y_score[:, list(evs[i].labels).index(evs[i].pos_label)]
-                sb = b.y_score if b.y_score.ndim == 1 else b.y_score[:, list(evs[j].labels).index(evs[j].pos_label)]
-                tests.append((a.name, b.name, "DeLong (ROC AUC)", delong(y_true, sa, sb, pos_label=evs[i].pos_label)))
-
-            def macro_f1(yt: Any, yp: Any) -> float:
-                return float(f1_score(yt, yp, average="macro", labels=evs[0].labels, zero_division=0))
-
-            tests.append((a.name, b.name, "paired bootstrap (macro F1)", paired_bootstrap_test(
-                y_true, preds[i], preds[j], macro_f1, n_resamples=args.n_resamples, seed=args.seed, level=args.level)))
+    ev, ev_b, first = evs
+    tests = [(a.name, b.name, "McNemar (accuracy)", mcnemar(y_true, pred_a, pred_b))]
+    if ev.task == "multiclass" and a.y_score is not None and b.y_score is not None:
+        tests.append((a.name, b.name, "DeLong (macro one-vs-rest ROC AUC)",
+                      delong_average(y_true, a.y_score, b.y_score, labels=ev.labels)))
+    if ev.task == "binary" and a.y_score is not None and b.y_score is not None:
+        sa = a.y_score if a.y_score.ndim == 1 else a.y_score[:, list(ev.labels).index(ev.pos_label)]
+        sb = b.y_score if b.y_score.ndim == 1 else b.y_score[:, list(ev_b.labels).index(ev_b.pos_label)]
+        tests.append((a.name, b.name, "DeLong (ROC AUC)", delong(y_true, sa, sb, pos_label=ev.pos_label)))
+    # a partial of clfeval's f1_score: the bootstrap resamples the joint (true, A, B) cell counts
+    macro_f1 = functools.partial(f1_score, average="macro", labels=list(first.labels), zero_division=0)
+    tests.append((a.name, b.name, "paired bootstrap (macro F1)", paired_bootstrap_test(
+        y_true, pred_a, pred_b, macro_f1, n_resamples=args.n_resamples, seed=args.seed, level=args.level)))
     return tests
 
 

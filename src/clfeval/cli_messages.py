@@ -29,7 +29,7 @@ from .cli_options import PROG, UsageError, typed
 from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning, ValuesError
 from .tabular import InputFileError
 
-__all__ = ["Where", "data_error", "first_text", "in_cli_words", "warnings_as_notes", "cluster_error"]
+__all__ = ["Where", "data_error", "first_text", "in_cli_words", "warnings_as_notes", "warning_notes", "cluster_error"]
 
 #: warnings that never become notes: the report itself lists undefined values and the binning,
 #: and the others are meant for developers
@@ -235,19 +235,16 @@ def cluster_error(exc: BaseException, scheduler: str | None) -> str | None:
 
 
 @contextlib.contextmanager
-def warnings_as_notes(stream: Any = None) -> Iterator[list[str]]:
-    """Warnings raised inside become ``clfeval: note: ...`` lines on standard error when the block
-    ends (one per distinct message), never Python's warning lines; those the report already says
-    (undefined values, binned scores) and those meant for developers (deprecations) are dropped.
+def warning_notes() -> Iterator[list[str]]:
+    """Collect the warnings raised inside the block as one-line notes (one per distinct message,
+    filled in when the block ends); those the report already says (undefined values, binned
+    scores) and those meant for developers (deprecations) are dropped.
 
-    >>> import io, warnings
-    >>> out = io.StringIO()
-    >>> with warnings_as_notes(out):
-    ...     warnings.warn("first")
-    ...     warnings.warn("first")
+    >>> with warning_notes() as notes:
+    ...     warnings.warn("first\\n  second")
     ...     warnings.warn("old", DeprecationWarning)
-    >>> print(out.getvalue().strip())
-    clfeval: note: first
+    >>> notes
+    ['first second']
     """
     notes: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
@@ -261,6 +258,27 @@ def warnings_as_notes(stream: Any = None) -> Iterator[list[str]]:
                 text = " ".join(str(w.message).split())
                 if text and text not in notes:
                     notes.append(text)
-            out = sys.stderr if stream is None else stream
-            for text in notes:
-                print(f"{PROG}: note: {text}", file=out)
+
+
+@contextlib.contextmanager
+def warnings_as_notes(stream: Any = None) -> Iterator[list[str]]:
+    """Warnings raised inside become ``clfeval: note: ...`` lines on standard error when the block
+    ends (one per distinct message, see :func:`warning_notes`), never Python's warning lines.
+
+    >>> import io, warnings
+    >>> out = io.StringIO()
+    >>> with warnings_as_notes(out):
+    ...     warnings.warn("first")
+    ...     warnings.warn("first")
+    ...     warnings.warn("old", DeprecationWarning)
+    >>> print(out.getvalue().strip())
+    clfeval: note: first
+    """
+    notes: list[str] = []
+    try:
+        with warning_notes() as notes:
+            yield notes
+    finally:
+        out = sys.stderr if stream is None else stream
+        for text in notes:
+            print(f"{PROG}: note: {text}", file=out)

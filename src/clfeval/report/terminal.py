@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .numbers import column_groups, interval_text, share_text
 from .table import shown_classes, title
 from .text import format_value
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
     from ..evaluation import Evaluation
 
-__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "MAX_MATRIX_CLASSES"]
+__all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "print_split_table", "MAX_MATRIX_CLASSES"]
 
 MAX_MATRIX_CLASSES = 20
 
@@ -144,8 +145,8 @@ def _confusion_table(ev: Evaluation) -> Any:
         cells = []
         for j in range(len(cm.names)):
             text = format_value(_num(cm.counts[i, j]), column="support")
-            s = share[i, j]
-            pct = "" if math.isnan(s) else f" [dim]{100 * s:.0f}%[/dim]"
+            pct = share_text(share[i, j])
+            pct = f" [dim]{pct}[/dim]" if pct else ""
             cells.append(f"[bold green]{text}[/bold green]{pct}" if i == j else f"{text}{pct}")
         table.add_row(_esc(name), *cells)
     return _with_caption(table, "rows = true class, columns = predicted class; % = share of the row")
@@ -205,20 +206,19 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
     digits = ev.report.digits
     points = data.get("operating_points") or {}
     if points:
-        table = _table("Operating points (score >= threshold)")
-        for c in ("curve", "rule", "threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP",
-                  "FN", "TN"):
-            table.add_column(c, justify="left" if c in ("curve", "rule") else "right")
+        heads = ["threshold", "value", "precision", "recall", "specificity", "F1", "TP", "FP", "FN", "TN"]
+        rows = []
         for curve, by_rule in points.items():
             for rule, p in by_rule.items():
                 if "error" in p:
-                    table.add_row(_esc(curve), rule, "[dim]undefined[/dim]", *[""] * 9)
+                    rows.append([_esc(curve), rule, "[dim]undefined[/dim]", *[""] * 9])
                     continue
-                table.add_row(_esc(curve), rule, f"{p['threshold']:.6g}", _cell(p["value"], digits),
-                              *(_cell(p[k], digits) for k in ("precision", "recall", "specificity", "f1")),
-                              *(_cell(p[k], 0) for k in ("tp", "fp", "fn", "tn")))
+                rows.append([_esc(curve), rule, f"{p['threshold']:.6g}", _cell(p["value"], digits),
+                             *(_cell(p[k], digits) for k in ("precision", "recall", "specificity", "f1")),
+                             *(_cell(p[k], 0) for k in ("tp", "fp", "fn", "tn"))])
         console.print()
-        console.print(_with_caption(table, "apply one with ev.at(threshold), or clfeval report --threshold RULE"))
+        print_split_table(console, "Operating points (score >= threshold)", ["curve", "rule"], heads, rows,
+                          caption="apply one with ev.at(threshold), or clfeval report --threshold RULE")
     lines = []
     costs = data.get("costs")
     if costs:
@@ -246,35 +246,31 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
 
 
 def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | None = None) -> None:
-    """The report's numbers as confidence intervals (``data`` from ``ev.intervals()``)."""
+    """The report's numbers as confidence intervals (``data`` from ``ev.intervals()``): each interval
+    in full, with the decimals its ends need (:mod:`clfeval.report.numbers`); a table wider than the
+    console is split into groups of columns, each repeating the class column."""
     from rich.console import Console
 
     console = console or Console()
     per_class, averages = data["per_class"], data["averages"]
     metrics = [c for c in ev.report.columns if c in per_class]
-    table = _table(f"{data['level']:.0%} confidence intervals")
-    table.add_column("class", justify="right", style="bold")
-    for m in metrics:
-        table.add_column(SHORT_TITLES.get(m, title(m)), justify="right")
 
     def cell(low: Any, high: Any) -> str:
-        low, high = float(low), float(high)
-        return "[dim]nan[/dim]" if math.isnan(low) else f"{low:.3f}-{high:.3f}"
+        text = interval_text(low, high)
+        return "[dim]nan[/dim]" if text == "nan" else text
 
-    last = len(ev.names) - 1
-    for i, name in enumerate(ev.names):
-        table.add_row(_esc(name), *(cell(per_class[m].low[i], per_class[m].high[i]) for m in metrics),
-                      end_section=i == last)
-    for avg, row in averages.items():
-        table.add_row(f"[italic]{_esc(avg)}[/italic]",
-                      *(cell(row[m].low, row[m].high) if m in row else "" for m in metrics))
-    console.print(table)
+    rows = [[_esc(name), *(cell(per_class[m].low[i], per_class[m].high[i]) for m in metrics)]
+            for i, name in enumerate(ev.names)]
+    rows += [[f"[italic]{_esc(avg)}[/italic]", *(cell(row[m].low, row[m].high) if m in row else "" for m in metrics)]
+             for avg, row in averages.items()]
+    print_split_table(console, f"{data['level']:.0%} confidence intervals", ["class"],
+                      [SHORT_TITLES.get(m, title(m)) for m in metrics], rows, section_after=len(ev.names) - 1)
     console.print()
     overall = _table("")
     overall.show_header = False
     overall.add_column(justify="right", style="bold")
-    overall.add_column(justify="right")
-    overall.add_column(style="dim")
+    overall.add_column(justify="right", no_wrap=True)
+    overall.add_column(style="dim", overflow="fold")
     for m, ci in data["overall"].items():
         overall.add_row(title(m), cell(ci.low, ci.high), ci.method)
     console.print(overall)
@@ -282,6 +278,34 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
     console.print(f"[dim]methods: {_esc('; '.join(methods))}[/dim]")
     for note in data.get("notes", []):
         console.print(f"[dim]note: {_esc(note)}[/dim]")
+
+
+def print_split_table(console: Any, title_text: str, keys: list[str], heads: list[str], rows: list[list[str]],
+                      caption: str | None = None, section_after: int | None = None) -> None:
+    """A table whose cells (rich markup) are never cut: the ``keys`` columns (left-aligned text) then
+    the ``heads`` columns (right-aligned numbers, never wrapped); when they do not fit the console's
+    width, the number columns are split into groups (:func:`~clfeval.report.numbers.column_groups`),
+    one table each, every one repeating the ``keys`` columns. A line under the last group: ``caption``."""
+    from rich.text import Text
+
+    def width(cell: str) -> int:
+        return Text.from_markup(cell).cell_len
+
+    nk = len(keys)
+    first = sum(max([width(k), *(width(r[i]) for r in rows)]) + 2 for i, k in enumerate(keys)) - 2
+    widths = [max([width(h), *(width(r[nk + i]) for r in rows)]) for i, h in enumerate(heads)]
+    groups = column_groups(widths, console.width, first)
+    for g, group in enumerate(groups):
+        table = _table(title_text if g == 0 else "")
+        for k in keys:
+            table.add_column(k, justify="right" if k == "class" else "left", style="bold" if k == "class" else None)
+        for i in group:
+            table.add_column(heads[i], justify="right", no_wrap=True, min_width=widths[i])
+        for r, row in enumerate(rows):
+            table.add_row(*row[:nk], *(row[nk + i] for i in group), end_section=r == section_after)
+        if g:
+            console.print()
+        console.print(_with_caption(table, caption) if caption and g == len(groups) - 1 else table)
 
 
 def print_comparison(evaluations: Sequence[Evaluation], console: Console | None = None) -> None:
@@ -304,23 +328,32 @@ def print_comparison(evaluations: Sequence[Evaluation], console: Console | None 
 
 
 def print_tests(tests: Sequence[tuple[str, str, str, Any]], level: float, console: Console | None = None) -> None:
-    """One row per paired test: the models, the test, the estimate with its interval, the p-value."""
+    """One row per paired test: the models, the test, the estimate with its interval, the p-value.
+    Numbers never shrink or lose digits; where the table is wider than the console, the models
+    and the test share one column, whose words wrap."""
     from rich.console import Console
 
     console = console or Console()
-    table = _table("Paired tests (same cases)")
-    for c in ("a", "b", "test", "estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value"):
-        table.add_column(c, justify="left" if c in ("a", "b", "test") else "right")
-    notes: list[str] = []
+    rows, notes = [], []
     for a, b, name, r in tests:
         interval = ""
         if r.interval is not None:
             ci = r.confidence_interval(level)
-            interval = f"{ci.low:.4f} to {ci.high:.4f}"
+            interval = interval_text(ci.low, ci.high, 4)
         estimate = "" if r.estimate is None else f"{r.estimate:+.4f}"
-        table.add_row(_esc(a), _esc(b), _esc(name), estimate, interval, _cell(float(r.statistic), 4),
-                      _pvalue(r.pvalue))
+        rows.append((a, b, name, estimate, interval, _cell(float(r.statistic), 4), _pvalue(r.pvalue)))
         notes += [f"{a} vs {b}, {name}: {n}" for n in r.notes]
+    numbers = ("estimate (a - b)", f"{level:.0%} interval", "statistic", "p-value")
+    need = sum(max([len(h), *(len(str(row[i])) for row in rows)]) + 2 for i, h in enumerate(("a", "b", "test", *numbers)))
+    narrow = need > console.width
+    table = _table("Paired tests (same cases)")
+    for c in (("a vs b: test",) if narrow else ("a", "b", "test")):
+        table.add_column(c, justify="left", overflow="fold")
+    for c in numbers:
+        table.add_column(c, justify="right", no_wrap=True)
+    for a, b, name, *values in rows:
+        keys = [f"{_esc(a)} vs {_esc(b)}: {_esc(name)}"] if narrow else [_esc(a), _esc(b), _esc(name)]
+        table.add_row(*keys, *values)
     console.print(table)
     for n in notes:
         console.print(f"[dim]note: {_esc(n)}[/dim]")

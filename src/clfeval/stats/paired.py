@@ -53,6 +53,8 @@ _BATCHED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "cohen_kappa_score": _m.cohen_kappa,
     "balanced_accuracy_score": _m.balanced_accuracy,
 }
+# Joint (true, A, B) cells counted by one bincount up to this many (k**3), sorted beyond.
+_DENSE_CELLS = 1 << 22
 # Replicates per batch of the vectorised paths (bounds memory at about B x cells numbers).
 _CHUNK = 1 << 21
 
@@ -66,6 +68,7 @@ class _Metric:
     def __init__(self, metric: Any) -> None:
         from .. import metrics as cm
 
+        self.no_formula = False  # set when a batched formula disagreed with the metric
         if isinstance(metric, str):
             func = getattr(cm, metric, None) if metric in cm.__all__ else None
             if func is None:
@@ -94,7 +97,15 @@ class _Metric:
 
     @property
     def batched(self) -> Callable[[np.ndarray], np.ndarray] | None:
-        return _BATCHED.get(self.key) if self.key else None
+        return _BATCHED.get(self.key) if self.key and not self.no_formula else None
+
+    def batched_for(self, cells: _Cells) -> Callable[[np.ndarray], np.ndarray] | None:
+        """The batched formula over (B, k, k) tables of ``cells``' labels, or None (then one call
+        per table): the plain formulas, and macro F-beta of a ``functools.partial`` with a number
+        as ``zero_division`` (the command's paired bootstrap of macro F1)."""
+        if self.no_formula or self.batched is not None or self.key not in ("partial:f1_score", "partial:fbeta_score"):
+            return self.batched
+        return macro_fbeta_formula(self.func.keywords, cells.labels)  # type: ignore[attr-defined]
 
     def __call__(self, y: np.ndarray, p: np.ndarray, w: np.ndarray | None = None) -> float:
         value = self.func(y, p) if w is None else self.func(y, p, sample_weight=w)
@@ -126,7 +137,12 @@ class _Cells:
         k = self.k = self.labels.size
         t, pa, pb = (encode(v, self.labels) for v in (y, a, b))
         joint = (t.astype(np.int64) * k + pa) * k + pb
-        cells, counts = np.unique(joint, return_counts=True)
+        if k**3 <= _DENSE_CELLS:  # few classes: one bincount over the rows (no sort)
+            dense = np.bincount(joint, minlength=k**3)
+            cells = np.flatnonzero(dense)
+            counts = dense[cells]
+        else:
+            cells, counts = np.unique(joint, return_counts=True)
         self.t, rest = np.divmod(cells, k * k)
         self.a, self.b = np.divmod(rest, k)
         self.counts = counts.astype(np.int64)
@@ -152,7 +168,7 @@ class _Cells:
 def _table_values(metric: _Metric, cells: _Cells, tables: np.ndarray, notes: dict[str, Any]) -> np.ndarray:
     """The metric of each (B, k, k) table: batched formula where valid, else a weighted call."""
     values = np.full(tables.shape[0], np.nan)
-    batched = metric.batched
+    batched = metric.batched_for(cells)
     if batched is not None:
         with np.errstate(invalid="ignore", divide="ignore"):
             values = np.asarray(batched(tables), dtype=np.float64).reshape(-1)
@@ -173,18 +189,56 @@ def _table_values(metric: _Metric, cells: _Cells, tables: np.ndarray, notes: dic
     return values
 
 
+def macro_fbeta_formula(keywords: dict[str, Any], labels: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+    """Macro F-beta of (B, k, k) tables (rows true, columns predicted, in ``labels``' order) as
+    ``fbeta_score(..., average="macro", **keywords)`` gives it, or None where these keywords ask
+    for something else (another average, ``zero_division`` "warn" or NaN, sample weights, ...).
+    A class of ``keywords["labels"]`` absent from ``labels`` has no cases: its F is ``zero_division``.
+
+    >>> f = macro_fbeta_formula({"average": "macro", "zero_division": 0}, np.array([0, 1]))
+    >>> float(f(np.array([[[3.0, 1.0], [2.0, 4.0]]]))[0])  # F1 of class 0: 6/9, of class 1: 8/11
+    0.696969696969697
+    """
+    allowed = {"average", "labels", "zero_division", "beta"}
+    zero = keywords.get("zero_division", "warn")
+    if (set(keywords) - allowed or keywords.get("average") != "macro" or isinstance(zero, (str, bool))
+            or not isinstance(zero, (int, float)) or zero not in (0, 1)):
+        return None
+    beta = float(keywords.get("beta", 1.0))
+    if not beta > 0 or math.isinf(beta):
+        return None
+    wanted = labels if keywords.get("labels") is None else np.asarray(keywords["labels"])
+    where = [np.flatnonzero(labels == v) for v in wanted.tolist()]
+    index = np.array([w[0] if w.size else -1 for w in where], dtype=np.int64)
+    b2 = beta * beta
+
+    def formula(tables: np.ndarray) -> np.ndarray:
+        tp = np.diagonal(tables, axis1=-2, axis2=-1)
+        fn = tables.sum(axis=-1) - tp
+        fp = tables.sum(axis=-2) - tp
+        num = (1 + b2) * tp
+        den = num + b2 * fn + fp
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_class = np.where(den > 0, num / np.where(den > 0, den, 1.0), float(zero))
+        picked = np.where(index >= 0, per_class[..., np.maximum(index, 0)], float(zero))
+        return picked.mean(axis=-1)
+
+    return formula
+
+
 def _check_batched(metric: _Metric, cells: _Cells, y: np.ndarray, a: np.ndarray) -> None:
     """Drop the batched formula if it disagrees with the metric on the observed data."""
-    if metric.batched is None:
+    batched = metric.batched_for(cells)
+    if batched is None:
         return
     table, _ = cells.tables(cells.counts[None].astype(np.float64))
     with np.errstate(invalid="ignore", divide="ignore"):
-        fast = float(np.asarray(metric.batched(table)).reshape(-1)[0])
+        fast = float(np.asarray(batched(table)).reshape(-1)[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         slow = metric(y, a)
     if not (math.isnan(fast) or abs(fast - slow) <= 1e-12 * max(1.0, abs(slow))):
-        metric.key = f"partial:{metric.key}"  # keeps the cells path, drops the formula
+        metric.no_formula = True  # keeps the cells path, drops the formula
 
 
 def _warn_note(counters: dict[str, Any], notes: list[str]) -> None:
@@ -280,6 +334,15 @@ def paired_bootstrap_test(
     ``(1 + #{d* >= 0}) / (B + 1)`` for ``"less"``, twice the smaller for two-sided (at most 1).
     ``statistic`` is the observed difference. Replicates where the metric is undefined (NaN)
     are left out, with a note. Same seed, same result.
+
+    Seeds: ``seed`` starts one ``numpy.random.default_rng`` stream. A label metric of
+    :mod:`clfeval.metrics` (a name, or a ``functools.partial`` such as ``partial(f1_score,
+    average="macro", labels=..., zero_division=0)``) draws each replicate's joint (true, A, B) cell
+    counts, multinomially within each true class; any other callable draws row indices. Drawing
+    ``n_c`` rows with replacement from class ``c`` gives exactly a multinomial of its cell counts,
+    so the two paths resample the same distribution, and their estimates are the same number; but
+    they use the seed's random numbers differently, so for one seed their replicates (and so the
+    interval and p-value) agree only within Monte Carlo error, not digit for digit.
 
     >>> y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 0]
     >>> a = [0, 1, 1, 0, 1, 0, 1, 0, 0, 0]
