@@ -26,7 +26,7 @@ from clfeval.report.html import write_html
 
 ARTIFACTS = Path(os.environ.get("CLFEVAL_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts"))
 ALLOWED_SCHEMES = ("file:", "data:", "blob:")
-# the ``browser`` fixture (one headless Chromium per module) is in tests/report/conftest.py
+from browser_fixture import browser  # noqa: F401 - the fixture: one headless Chromium per module
 
 
 def quiet_eval(*args: Any, **kwargs: Any) -> clfeval.Evaluation:

@@ -9,7 +9,7 @@ models" and each model alone: a model's legend is longer). The reliability diagr
 bin" must have an axis of its own, with its own tick labels, beside no other axis.
 
 Skipped when Playwright or Chromium is missing, unless ``CLFEVAL_REQUIRE_BROWSER=1``, in which
-case that is a failure (the ``browser`` fixture of tests/report/conftest.py).
+case that is a failure (the ``browser`` fixture of tests/report/browser_fixture.py).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ import pytest
 import clfeval
 from clfeval.examples import demo_kinds, load_demo
 from clfeval.report.html import write_html
+
+from browser_fixture import browser  # noqa: F401 - the fixture: one headless Chromium per module
 
 WIDTHS = (1400, 900)
 

@@ -1,4 +1,4 @@
-"""Shared by the browser tests of the HTML report (test_html_browser.py, test_html_layout.py).
+"""The ``browser`` fixture, imported by the browser tests of the HTML report (test_html_browser.py, test_html_layout.py).
 
 ``browser``: one headless Chromium (Debian's, driven by Playwright) per test module. Skipped when
 Playwright or Chromium is missing, unless ``CLFEVAL_REQUIRE_BROWSER=1``, in which case that is a
