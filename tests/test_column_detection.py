@@ -303,7 +303,7 @@ def test_float_and_bool_labels_are_named_by_suffixes():
     c = choice(["proba_False", "proba_True"])
     c.settle([False, True], labels_given=False)
     assert c.score_labels == ["False", "True"]
-    assert labels_from_columns(c.score_labels, np.array([True]), None, None) == ([False, True], None)
+    assert labels_from_columns(c.score_labels, np.array([True]), None, None) == ([False, True], True)  # the larger class is positive
 
 
 def test_one_class_column_of_two_classes_one_of_them_perhaps_absent():
@@ -374,3 +374,61 @@ def test_per_class_columns_in_any_order_are_read_in_that_order(classes, random, 
     two = [f"{prefix}{m}_{v}" for m in ("lr", "rf") for v in order]
     with pytest.raises(ColumnChoiceError, match="2 sets of one score column per class"):
         choice(two).settle(classes, labels_given=False, kind=np.asarray(classes).dtype.kind)
+
+
+# ---------------------------------------------------------------- found in review (lead)
+
+
+def test_the_column_order_does_not_choose_the_positive_class(tmp_path):
+    """p_1,p_0 and p_0,p_1 hold the same scores: both report class 1 (the larger, as predict_proba's
+    columns) as the positive class, with the same AP and break-even; so do p_spam,p_ham."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 300)
+    p = np.clip(0.3 * y + 0.35 + 0.2 * rng.standard_normal(300), 0.01, 0.99).round(6)
+    results = []
+    for cols in (["p_1", "p_0"], ["p_0", "p_1"]):
+        path = tmp_path / f"{'_'.join(cols)}.csv"
+        pd.DataFrame({"y_true": y, cols[0]: p if cols[0] == "p_1" else 1 - p,
+                      cols[1]: p if cols[1] == "p_1" else 1 - p}).to_csv(path, index=False)
+        data = report_json(path, tmp_path)
+        assert data["pos_label"] == 1
+        assert data["report"]["overall"]["average_precision"] == pytest.approx(
+            skm.average_precision_score(y, p), rel=1e-12)
+        results.append(data["report"]["overall"]["average_precision"])
+    assert results[0] == results[1]
+    path = tmp_path / "mail.csv"
+    pd.DataFrame({"label": np.where(y == 1, "spam", "ham"), "p_spam": p, "p_ham": 1 - p}).to_csv(path, index=False)
+    assert report_json(path, tmp_path)["pos_label"] == "spam"
+
+
+def test_compare_reads_per_class_columns_by_their_names(tmp_path):
+    """--model A=p_spam,p_ham: the columns are put in label order (ham, spam) by their names, for the
+    evaluation, the predictions of McNemar's test and DeLong's AUCs alike."""
+    rng = np.random.default_rng(9)
+    spam = rng.random(400) < 0.5
+    a = np.clip(0.3 * spam + 0.35 + 0.2 * rng.standard_normal(400), 0.01, 0.99).round(6)
+    b = np.clip(0.2 * spam + 0.4 + 0.2 * rng.standard_normal(400), 0.01, 0.99).round(6)
+    path, out = tmp_path / "two.csv", tmp_path / "c.json"
+    pd.DataFrame({"label": np.where(spam, "spam", "ham"), "p_spam": a, "p_ham": 1 - a,
+                  "q_ham": 1 - b, "q_spam": b}).to_csv(path, index=False)
+    r = run("compare", path, "--y-true", "label", "--model", "A=p_spam,p_ham", "--model", "B=q_ham,q_spam",
+            "--no-progress", "--json", out)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text())
+    aucs = [m["report"]["overall"]["roc_auc"] for m in data["models"]]
+    assert aucs == pytest.approx([skm.roc_auc_score(spam, a), skm.roc_auc_score(spam, b)], rel=1e-12)
+    acc = [m["report"]["overall"]["accuracy"] for m in data["models"]]
+    assert acc == pytest.approx([skm.accuracy_score(spam, a >= 0.5), skm.accuracy_score(spam, b >= 0.5)], rel=1e-12)
+    tests = {t["test"]: t["result"] for t in data["tests"]}
+    mcnemar = next(v for k, v in tests.items() if k.startswith("McNemar"))
+    assert mcnemar["estimate"] == pytest.approx(acc[0] - acc[1], abs=1e-12)
+    delong = next(v for k, v in tests.items() if k.startswith("DeLong"))
+    assert delong["estimate"] == pytest.approx(aucs[0] - aucs[1], abs=1e-12)
+
+
+def test_named_score_columns_that_name_no_class_get_a_note(two_models, tmp_path):
+    path, frame = two_models
+    r = run("report", path, "--y-score", "proba_lr,proba_rf")
+    assert r.returncode == 0, r.stderr
+    assert ("--y-score proba_lr,proba_rf: the column names do not name the classes 0, 1, so the columns are "
+            "read as their scores in that order") in r.stderr

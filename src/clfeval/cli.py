@@ -36,7 +36,7 @@ from .cli_messages import Where, cluster_error, data_error, first_text, in_cli_w
 from .cli_notes import add_notes, check_probability_threshold, flipped_scores_note, print_model_notes
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule, typed)
-from .column_roles import ColumnChoiceError, labels_from_columns
+from .column_roles import ColumnChoiceError, labels_from_columns, scores_in_label_order
 from .command import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
@@ -816,6 +816,8 @@ def _compare(args: argparse.Namespace) -> int:
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")
     check_labels(labels, pos_label, args)
+    for m in models:  # per-class columns named after their classes, in any order: put in label order
+        m.y_score = scores_in_label_order(m.y_score, m.columns, y_true, labels)
     evs, preds, stderr_notes = [], [], []
     bar = Progress(len(models) * (len(models) + 1) // 2, force=args.progress)  # models, then pairs
     with bar:

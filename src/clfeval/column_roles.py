@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["ColumnChoiceError", "ColumnChoice", "PER_CLASS_PATTERN", "PRED_PATTERN", "parse_label",
-           "labels_from_columns", "columns_html"]
+           "labels_from_columns", "columns_html", "classes_named_by",
+           "scores_in_label_order"]
 
 #: ``<score prefix><separator><suffix>``: a score column that may be one of one column per class
 PER_CLASS_PATTERN = re.compile(r"^(y_score|score|y_proba|proba|probability|prob|y_prob|p)[_:.\-](.+)$", re.I)
@@ -91,6 +92,7 @@ class ColumnChoice:
     score_labels: list[str] | None = None
     pending: list[str] = field(default_factory=list)  # suffixed score columns, waiting for the classes
     pred_like: list[str] = field(default_factory=list)
+    order_note: str | None = None  # named --y-score columns read in label order although they name no class
 
     def __post_init__(self) -> None:
         if self.explicit:
@@ -165,10 +167,11 @@ class ColumnChoice:
         if not named:
             return
         known = list(classes or [])
-        groups, left = _class_groups(named, known, kind or _kind_of(known), labels_given)
-        if len(groups) != 1 or left:
+        values = classes_named_by(named, known, labels_given, kind)
+        if values is None:
+            self.order_note = (f"--y-score {','.join(named)}: the column names do not name the classes "
+                               f"{_listing(known)}, so the columns are read as their scores in that order")
             return
-        values = [v for _, v in groups[0]]
         if labels_given and values != known:
             raise ColumnChoiceError(f"--y-score {','.join(named)}: the columns name the classes "
                                     f"{_listing(values)}, but --labels orders them {_listing(known)}; "
@@ -181,12 +184,14 @@ class ColumnChoice:
         return [c for c in self.columns if c not in read]
 
     def unused_note(self) -> str | None:
-        """A note naming the prediction and score columns left unused, when one was named."""
+        """A note naming the prediction and score columns left unused when one was named, and how
+        named score columns that name no class were read."""
         unused = self.unused()
-        if not self.explicit or not unused:
-            return None
-        shown = _listing(unused[:30]) + (f", ... ({len(unused)} in all)" if len(unused) > 30 else "")
-        return f"columns not read: {shown} (only the columns named or detected are read)"
+        notes = [] if self.order_note is None else [self.order_note]
+        if self.explicit and unused:
+            shown = _listing(unused[:30]) + (f", ... ({len(unused)} in all)" if len(unused) > 30 else "")
+            notes.append(f"columns not read: {shown} (only the columns named or detected are read)")
+        return "; ".join(notes) or None
 
     def used(self) -> dict[str, Any]:
         """The JSON entry ``"columns"``: which column was read for what."""
@@ -247,6 +252,63 @@ def _class_groups(names: list[str], known: list[Any], kind: str, labels_given: b
     return groups, left
 
 
+def classes_named_by(columns: Sequence[str], classes: Sequence[Any], labels_given: bool = False,
+                     kind: str | None = None) -> list[Any] | None:
+    """The class each of ``columns`` names by its suffix, when together they are one set of
+    per-class score columns for ``classes`` (those of y_true, or ``--labels`` when ``labels_given``);
+    None otherwise.
+
+    >>> classes_named_by(["p_spam", "p_ham"], ["ham", "spam"])
+    ['spam', 'ham']
+    >>> classes_named_by(["proba_lr", "proba_rf"], [0, 1]) is None
+    True
+    """
+    known = list(classes)
+    if not columns or not all(PER_CLASS_PATTERN.match(c) for c in columns):
+        return None
+    groups, left = _class_groups(list(columns), known, kind or _kind_of(known), labels_given)
+    if len(groups) != 1 or left:
+        return None
+    return [v for _, v in groups[0]]
+
+
+def scores_in_label_order(y_score: Any, columns: Sequence[str], y_true: Any, labels: Any) -> Any:
+    """``y_score``'s per-class columns put in the label order (``labels``, or y_true's sorted
+    classes) when their names end in the classes (``p_spam``, ``lr.ham``: the text after a ``_``,
+    ``:``, ``.`` or ``-``), one each; otherwise ``y_score`` as it is (its columns then taken in
+    label order).
+
+    >>> import numpy as np
+    >>> scores_in_label_order(np.array([[0.9, 0.1]]), ["q_spam", "q_ham"], np.array(["ham", "spam"]), None)
+    array([[0.1, 0.9]])
+    """
+    import numpy as np
+
+    if y_score is None or np.ndim(y_score) != 2 or len(columns) != np.shape(y_score)[1] or len(columns) < 2:
+        return y_score
+    order = list(labels) if labels is not None else np.unique(np.asarray(y_true)).tolist()
+    text = {str(v): v for v in order}
+    lower: dict[str, list[Any]] = {}
+    for v in order:
+        lower.setdefault(str(v).lower(), []).append(v)
+
+    def named(column: str) -> Any:
+        for i, ch in enumerate(column):  # the longest tail after a separator that names a class
+            if ch in _SEPARATORS:
+                tail = column[i + 1:]
+                if tail in text:
+                    return text[tail]
+                if len(lower.get(tail.lower(), [])) == 1:
+                    return lower[tail.lower()][0]
+        return None
+
+    named_classes = [named(c) for c in columns]
+    if None in named_classes or len(named_classes) != len(order) or len({str(v) for v in named_classes}) != len(order):
+        return y_score
+    position = {str(v): i for i, v in enumerate(named_classes)}
+    return np.asarray(y_score)[:, [position[str(v)] for v in order]]
+
+
 def labels_from_columns(score_labels: Sequence[str] | None, like: Any, labels: Any, pos_label: Any,
                         score_columns: Sequence[str] = ()) -> tuple[Any, Any]:
     """(labels, pos_label) for ``evaluate``: per-class score columns give the label order (their
@@ -255,7 +317,7 @@ def labels_from_columns(score_labels: Sequence[str] | None, like: Any, labels: A
 
     >>> import numpy as np
     >>> labels_from_columns(["b", "a"], np.array(["a", "b"]), None, None)
-    (['b', 'a'], None)
+    (['b', 'a'], 'b')
     >>> labels_from_columns(["0"], np.array([0, 1]), None, None)
     (None, 0)
     """
@@ -272,6 +334,11 @@ def labels_from_columns(score_labels: Sequence[str] | None, like: Any, labels: A
                                     "to read the column as the scores of the positive class")
         return labels, parsed[0]
     if labels is None:
+        if len(parsed) == 2 and pos_label is None:  # as with predict_proba's columns: the larger class
+            try:
+                pos_label = sorted(parsed)[1]
+            except TypeError:
+                pass
         return parsed, pos_label
     return labels, pos_label
 

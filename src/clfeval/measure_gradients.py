@@ -179,18 +179,6 @@ def mcc_gradient(cm: Any) -> np.ndarray:
     return np.where(ok[..., None, None], g, 0.0)
 
 
-def _kappa_weights(k: int, weights: str | None) -> np.ndarray:
-    if weights is None:
-        return 1.0 - np.eye(k)
-    grid = np.arange(k, dtype=np.float64)
-    diff = grid[None, :] - grid[:, None]
-    if weights == "linear":
-        return np.abs(diff)
-    if weights == "quadratic":
-        return diff**2
-    raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}.")
-
-
 def kappa_gradient(cm: Any, weights: str | None = None) -> np.ndarray:
     """Gradient of Cohen's kappa (optionally weighted, as :func:`clfeval.measures.cohen_kappa`);
     NaN where kappa is undefined.
@@ -201,7 +189,7 @@ def kappa_gradient(cm: Any, weights: str | None = None) -> np.ndarray:
     """
     value = _f(m.cohen_kappa(cm, weights))[..., None, None]
     cm = _f(cm)
-    v = _kappa_weights(cm.shape[-1], weights)
+    v = m.kappa_disagreement_weights(cm.shape[-1], weights)
     t, p = cm.sum(axis=-1), cm.sum(axis=-2)
     n = t.sum(axis=-1)[..., None, None]
     a = (v * cm).sum(axis=(-2, -1))[..., None, None]

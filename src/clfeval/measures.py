@@ -22,6 +22,7 @@ import numpy as np
 from .exact_sums import exact_kappa, exact_mcc, exact_ratio, is_big
 
 __all__ = [
+    "kappa_disagreement_weights",
     "one_vs_rest",
     "ratio",
     "precision",
@@ -209,6 +210,24 @@ def _products_inexact(cm: np.ndarray) -> bool:
     return cm.dtype.kind in "iu" and cm.size > 0 and bool(is_big(cm.sum(axis=(-2, -1)), limit=1 << 26))
 
 
+def kappa_disagreement_weights(k: int, weights: str | None = None) -> np.ndarray:
+    """The (k, k) disagreement weights of Cohen's kappa: 1 off the diagonal (plain), ``|i - j|``
+    (linear) or ``(i - j)**2`` (quadratic).
+
+    >>> kappa_disagreement_weights(3, "linear").tolist()
+    [[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]]
+    """
+    if weights is None:
+        return 1.0 - np.eye(k)
+    grid = np.arange(k, dtype=np.float64)
+    diff = grid[None, :] - grid[:, None]
+    if weights == "linear":
+        return np.abs(diff)
+    if weights == "quadratic":
+        return diff**2
+    raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}.")
+
+
 def cohen_kappa(
     cm: np.ndarray, weights: Literal["linear", "quadratic"] | None = None
 ) -> np.ndarray:
@@ -228,12 +247,7 @@ def cohen_kappa(
     total = col.sum(axis=-1)[..., None, None]
     with np.errstate(divide="ignore", invalid="ignore"):
         expected = col[..., :, None] * row[..., None, :] / total
-    if weights is None:
-        w = 1.0 - np.eye(k)
-    else:
-        grid = np.arange(k, dtype=np.float64)
-        diff = grid[None, :] - grid[:, None]
-        w = np.abs(diff) if weights == "linear" else diff**2
+    w = kappa_disagreement_weights(k, weights)
     observed = np.sum(w * cm, axis=(-2, -1))
     chance = np.sum(w * expected, axis=(-2, -1))
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -266,14 +266,14 @@ def check_binary_predictions(
     kind, classes = target_kind(y, "y_true")
     if kind != "binary":
         hint = "; for one curve per class use clfeval.plot.OneVsRestDisplay" if kind == "multiclass" else ""
-        raise ValueError(f"The target y is not binary. Got {kind} type of target{hint}.")
+        raise ValueError(f"this display needs a binary target, but y_true is {kind}{hint}.")
     check_consistent_length(y_true=y, y_score=y_score, sample_weight=sample_weight)
     if pos_label is None:
         values = classes.tolist()
         if classes.dtype.kind not in "biuf" or values not in ([0, 1], [-1, 1], [0], [-1], [1]):
             shown = ", ".join(repr(c) for c in values)
-            raise ValueError(f"y_true takes value in {{{shown}}} and pos_label is not specified: either "
-                             "make y_true take value in {0, 1} or {-1, 1} or pass pos_label explicitly.")
+            raise ValueError(f"pos_label is needed: y_true's classes are {{{shown}}}, not {{0, 1}} or {{-1, 1}}, "
+                             "so which one is positive is not known (pass pos_label=).")
         pos_label = 1
     return pos_label, ("Classifier" if name is None else name)
 
