@@ -411,10 +411,18 @@ def test_compare_reads_per_class_columns_by_their_names(tmp_path):
     path, out = tmp_path / "two.csv", tmp_path / "c.json"
     pd.DataFrame({"label": np.where(spam, "spam", "ham"), "p_spam": a, "p_ham": 1 - a,
                   "q_ham": 1 - b, "q_spam": b}).to_csv(path, index=False)
+    page = tmp_path / "c.html"
     r = run("compare", path, "--y-true", "label", "--model", "A=p_spam,p_ham", "--model", "B=q_ham,q_spam",
-            "--no-progress", "--json", out)
+            "--no-progress", "--json", out, "--html", page)
     assert r.returncode == 0, r.stderr
     data = json.loads(out.read_text())
+    # the JSON and the page say which columns each model was read from
+    assert [m["columns"] for m in data["models"]] == [
+        {"y_true": "label", "y_pred": None, "y_score": ["p_spam", "p_ham"], "sample_weight": None, "unused": []},
+        {"y_true": "label", "y_pred": None, "y_score": ["q_ham", "q_spam"], "sample_weight": None, "unused": []}]
+    html = page.read_text()
+    assert "Columns read: y_true = label; y_score = p_spam, p_ham" in html
+    assert "Columns read: y_true = label; y_score = q_ham, q_spam" in html
     aucs = [m["report"]["overall"]["roc_auc"] for m in data["models"]]
     assert aucs == pytest.approx([skm.roc_auc_score(spam, a), skm.roc_auc_score(spam, b)], rel=1e-12)
     acc = [m["report"]["overall"]["accuracy"] for m in data["models"]]

@@ -744,13 +744,17 @@ class _Outputs:
 
     def write(self, evaluations: list[Evaluation], title: str, console: Console,
               json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None,
-              html_tests: list[dict[str, Any]] | None = None) -> None:
+              html_tests: list[dict[str, Any]] | None = None, model_extras: list[dict[str, Any]] | None = None
+              ) -> None:
         """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
-        intervals) replace the evaluations in the HTML page."""
+        intervals) replace the evaluations in the HTML page; ``model_extras``: entries added to each
+        model's dict (JSON and HTML) when there are several."""
         contents = []
+        if model_extras is not None and html_items is None:
+            html_items = [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras)]
         for out in self.plan.files:
             if out.option == "--json":
-                contents.append(_json_of(evaluations, json_extra).encode())
+                contents.append(_json_of(evaluations, json_extra, model_extras).encode())
             else:
                 from .report.html import render_html
 
@@ -772,8 +776,10 @@ class _Outputs:
                           f"{', '.join(name for name, _ in pngs)}")
 
 
-def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None) -> str:
-    """One evaluation's dict (plus ``extra`` entries), or {"models": [...], **extra} for several."""
+def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None,
+             model_extras: list[dict[str, Any]] | None = None) -> str:
+    """One evaluation's dict (plus ``extra`` entries), or {"models": [...], **extra} for several
+    (each model's dict with its ``model_extras`` entries)."""
     import json
 
     from .evaluation import json_safe
@@ -781,7 +787,8 @@ def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None)
     if len(evaluations) == 1:
         data = {**evaluations[0].to_dict(), **(extra or {})}
     else:
-        data = {"models": [ev.to_dict() for ev in evaluations], **(extra or {})}
+        data = {"models": [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras or [{}] * len(evaluations))],
+                **(extra or {})}
     return json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n"
 
 
@@ -834,8 +841,11 @@ def _compare(args: argparse.Namespace) -> int:
     print_model_notes(evs, console)
     extra = {"tests": [{"model_a": a, "model_b": b, "test": t, "result": r.to_dict(args.level)}
                        for a, b, t, r in tests]}
+    read = [{"columns": {"y_true": args.y_true, "y_pred": m.columns[0] if m.y_pred is not None else None,
+                         "y_score": list(m.columns) if m.y_pred is None else [], "sample_weight": None,
+                         "unused": []}} for m in models]  # which file column was read for what
     outputs.write(evs, title="clfeval compare: " + " vs ".join(ev.name for ev in evs), console=console,
-                  json_extra=extra, html_tests=extra["tests"])
+                  json_extra=extra, html_tests=extra["tests"], model_extras=read)
     return 0
 
 
