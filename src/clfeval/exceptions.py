@@ -46,8 +46,9 @@ class SklearnTwinWarning(UserWarning):
     before it consults the filters) and ``sklearn.exceptions`` is already imported, the
     subclass also becomes a subclass of scikit-learn's class: ``warnings.filterwarnings(...,
     category=...)``, ``warnings.simplefilter("error", ...)`` + ``except ...``, ``pytest.warns(...)``
-    and ``-W ...::sklearn.exceptions.UndefinedMetricWarning`` written for scikit-learn then act on
-    clfeval's warning too, and clfeval's own class keeps catching it. The check is a dictionary
+    and pytest's ``filterwarnings`` marks written for scikit-learn then act on clfeval's warning
+    too, and clfeval's own class keeps catching it. (Python's own ``-W`` option ignores a category
+    of a module not yet imported, scikit-learn's included.) The check is a dictionary
     look-up; scikit-learn is never imported here (code that filters on scikit-learn's class has
     imported it already).
     """
