@@ -206,15 +206,21 @@ def _warning_kinds(records: list[warnings.WarningMessage]) -> set[str]:
     return kinds
 
 
-def run_capturing(func: Callable, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | None, set[str]]:
-    """Call ``func``; return (result, exception or None, warning category names)."""
+def call_recording(func: Callable, *args: Any, **kwargs: Any
+                   ) -> tuple[Any, BaseException | None, list[warnings.WarningMessage]]:
+    """Call ``func``; return (result, exception or None, every warning it emitted)."""
     with warnings.catch_warnings(record=True) as records:
         warnings.simplefilter("always")
         try:
-            result = func(*args, **kwargs)
-            exc = None
+            result, exc = func(*args, **kwargs), None
         except Exception as e:  # noqa: BLE001 - the comparison is the point
             result, exc = None, e
+    return result, exc, list(records)
+
+
+def run_capturing(func: Callable, *args: Any, **kwargs: Any) -> tuple[Any, BaseException | None, set[str]]:
+    """Call ``func``; return (result, exception or None, warning category names)."""
+    result, exc, records = call_recording(func, *args, **kwargs)
     return result, exc, _warning_kinds(records)
 
 

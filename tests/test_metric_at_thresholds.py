@@ -7,7 +7,6 @@ sweep path of known label metrics equals calling the metric at every threshold.
 from __future__ import annotations
 
 import functools
-import warnings
 from typing import Any
 
 import numpy as np
@@ -20,7 +19,7 @@ sklearn_metrics = pytest.importorskip("sklearn.metrics")
 import clfeval.metrics as cm  # noqa: E402
 from clfeval.metrics.at_thresholds import known_metric  # noqa: E402
 
-from conftest import sample_weights  # noqa: E402
+from conftest import call_recording, sample_weights  # noqa: E402
 
 SK_KNOWN = [
     "precision_score", "recall_score", "f1_score", "fbeta_score", "jaccard_score", "accuracy_score",
@@ -31,12 +30,7 @@ CLFEVAL_ONLY = ["specificity_score", "npv_score", "fallout_score", "error_rate"]
 
 def outcome(func, *args, **kwargs) -> tuple[Any, BaseException | None, set[tuple[str, str]]]:
     """(result, exception, {(warning class, message)}) of one call, every warning recorded."""
-    with warnings.catch_warnings(record=True) as records:
-        warnings.simplefilter("always")
-        try:
-            result, exc = func(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 - the comparison is the point
-            result, exc = None, e
+    result, exc, records = call_recording(func, *args, **kwargs)
     return result, exc, {(r.category.__name__, str(r.message)) for r in records}
 
 

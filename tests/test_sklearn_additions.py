@@ -9,7 +9,6 @@ absent classes, all-zero and all-one label rows, every k and single samples.
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, Callable
 
 import numpy as np
@@ -17,6 +16,8 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from conftest import call_recording
 
 from clfeval import metrics as cm
 
@@ -29,12 +30,7 @@ FUNCTIONS = [
 
 
 def _run(func: Callable, args: tuple, kwargs: dict) -> tuple[Any, BaseException | None, list[tuple[str, str]]]:
-    with warnings.catch_warnings(record=True) as records:
-        warnings.simplefilter("always")
-        try:
-            result, exc = func(*args, **kwargs), None
-        except Exception as e:  # noqa: BLE001 - the comparison is the point
-            result, exc = None, e
+    result, exc, records = call_recording(func, *args, **kwargs)
     return result, exc, [(r.category.__name__, str(r.message)) for r in records]
 
 
