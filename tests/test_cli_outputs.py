@@ -24,6 +24,7 @@ from clfeval import staged_outputs
 from clfeval.staged_outputs import OutputConflict, OutputPlan, StagedOutputs, resolve_output
 
 COMMAND = [sys.executable, "-m", "clfeval"]
+PACKAGE_SOURCES = Path(staged_outputs.__file__).resolve().parent  # src/clfeval
 CSV = b"label,score\n1,0.9\n0,0.2\n1,0.4\n0,0.6\n1,0.7\n"
 PAUSE = "CLFEVAL_TEST_PAUSE_BEFORE_COMMIT"  # test-only hook: sleep between staging and commit
 PAUSE_IN = "CLFEVAL_TEST_PAUSE_DURING_COMMIT"  # test-only hook: sleep between the commit's two steps
@@ -240,6 +241,18 @@ def _startup() -> float:
     return sorted(times)[1]
 
 
+def _interrupted_before_clfeval_ran(stderr: str) -> bool:
+    """The signal came during the interpreter's own start-up (site, or runpy finding the package for
+    ``python -m``), before any clfeval code ran: no clfeval frame in the traceback, nothing to test.
+    A traceback with a frame from clfeval's sources is a failure of the command and is not retried."""
+    if "init_import_site" in stderr or "Could not import runpy module" in stderr:
+        return True
+    if not stderr.rstrip().endswith("KeyboardInterrupt"):
+        return False
+    frames = re.findall(r'^\s*File "([^"]+)"', stderr, flags=re.MULTILINE)
+    return not any(Path(f).resolve().is_relative_to(PACKAGE_SOURCES) for f in frames if not f.startswith("<"))
+
+
 def _default_signals() -> None:
     """The child starts as a command typed at a terminal does: SIGINT, SIGTERM and SIGHUP at their
     defaults (a test run started in the background inherits SIGINT ignored, which the command
@@ -289,8 +302,7 @@ def test_ctrl_c_while_starting_up(work: Path) -> None:
             # the pause before the commit keeps a fast machine from finishing within the delay
             r = _signalled(["report", "i.csv", "--json", "o.json"], work, start + delay + 0.05 * attempt,
                            **{PAUSE: "30"})
-            # the interpreter's own start-up (site, or runpy for python -m), before any clfeval code
-            if "init_import_site" not in r.stderr and "Could not import runpy module" not in r.stderr:
+            if not _interrupted_before_clfeval_ran(r.stderr):
                 break
         one_line_error(r, 130, "interrupted (SIGINT); nothing was written")
         assert sorted(listing(work)) == ["i.csv"]
