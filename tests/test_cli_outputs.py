@@ -24,7 +24,6 @@ from clfeval import staged_outputs
 from clfeval.staged_outputs import OutputConflict, OutputPlan, StagedOutputs, resolve_output
 
 COMMAND = [sys.executable, "-m", "clfeval"]
-PACKAGE_SOURCES = Path(staged_outputs.__file__).resolve().parent  # src/clfeval
 CSV = b"label,score\n1,0.9\n0,0.2\n1,0.4\n0,0.6\n1,0.7\n"
 PAUSE = "CLFEVAL_TEST_PAUSE_BEFORE_COMMIT"  # test-only hook: sleep between staging and commit
 PAUSE_IN = "CLFEVAL_TEST_PAUSE_DURING_COMMIT"  # test-only hook: sleep between the commit's two steps
@@ -231,26 +230,15 @@ def test_read_only_folder(work: Path, tmpfs) -> None:
 # ---------------------------------------------------------------- signals
 
 
-def _startup() -> float:
-    """Seconds the interpreter takes to start (site included), before any clfeval code runs."""
-    times = []
-    for _ in range(3):
-        t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
-        times.append(time.perf_counter() - t)
-    return sorted(times)[1]
-
-
-def _interrupted_before_clfeval_ran(stderr: str) -> bool:
-    """The signal came during the interpreter's own start-up (site, or runpy finding the package for
-    ``python -m``), before any clfeval code ran: no clfeval frame in the traceback, nothing to test.
-    A traceback with a frame from clfeval's sources is a failure of the command and is not retried."""
-    if "init_import_site" in stderr or "Could not import runpy module" in stderr:
-        return True
-    if not stderr.rstrip().endswith("KeyboardInterrupt"):
+def _handlers_installed(pid: int) -> bool:
+    """ready(): the command has installed its signal handlers (the interpreter alone catches SIGINT
+    but not SIGTERM; clfeval.command catches both)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
         return False
-    frames = re.findall(r'^\s*File "([^"]+)"', stderr, flags=re.MULTILINE)
-    return not any(Path(f).resolve().is_relative_to(PACKAGE_SOURCES) for f in frames if not f.startswith("<"))
+    caught = int(re.search(r"^SigCgt:\s*([0-9a-f]+)", status, flags=re.MULTILINE).group(1), 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)
 
 
 def _default_signals() -> None:
@@ -268,7 +256,7 @@ def _signalled(args: list[str], cwd: Path, after: float, sig: int = signal.SIGIN
     if ready is not None:
         deadline = time.monotonic() + 60
         while not ready(p.pid) and time.monotonic() < deadline and p.poll() is None:
-            time.sleep(0.02)
+            time.sleep(0.005)
     time.sleep(after)
     p.send_signal(sig)
     out, err = p.communicate(timeout=60)
@@ -294,18 +282,28 @@ def _staging(folder: Path):
 
 
 def test_ctrl_c_while_starting_up(work: Path) -> None:
-    """SIGINT in the first quarter second (while numpy and the rest are imported): one line, 130."""
+    """SIGINT in the first quarter second after the command's handlers are in place (while numpy
+    and the rest are imported): one line, 130. Before that only the interpreter runs (site,
+    runpy finding the package), which no program can answer for; the test waits for the
+    handlers (SIGTERM caught, in /proc/PID/status) instead of guessing the start-up time, which a
+    loaded machine stretches."""
     run("report", "i.csv", cwd=work)  # a first run compiles the bytecode (a fresh clone has none)
-    start = _startup()  # before that the interpreter itself starts: no clfeval code can run yet
+    numpy_loaded_before_handlers = []
+
+    def ready(pid: int) -> bool:
+        if not _handlers_installed(pid):
+            return False
+        maps = Path(f"/proc/{pid}/maps").read_text()
+        numpy_loaded_before_handlers.append("_multiarray_umath" in maps)
+        return True
+
     for delay in (0.0, 0.05, 0.1, 0.25):
-        for attempt in range(5):
-            # the pause before the commit keeps a fast machine from finishing within the delay
-            r = _signalled(["report", "i.csv", "--json", "o.json"], work, start + delay + 0.05 * attempt,
-                           **{PAUSE: "30"})
-            if not _interrupted_before_clfeval_ran(r.stderr):
-                break
+        # the pause before the commit keeps a fast machine from finishing within the delay
+        r = _signalled(["report", "i.csv", "--json", "o.json"], work, delay, ready=ready, **{PAUSE: "30"})
         one_line_error(r, 130, "interrupted (SIGINT); nothing was written")
         assert sorted(listing(work)) == ["i.csv"]
+    # the handlers come first: numpy was not yet loaded when they were in place
+    assert numpy_loaded_before_handlers == [False] * 4
 
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
