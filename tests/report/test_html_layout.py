@@ -156,6 +156,37 @@ def test_no_chart_part_covers_another(kind: str, width: int, demo_page: Any) -> 
         assert_counts_have_their_own_axis(page, f"reliability-{n}")
 
 
+#: Elements whose right edge passes the window's, outside any box that scrolls them sideways.
+SIDEWAYS_JS = """
+() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.right <= width + 0.5) continue;
+    let clipped = false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const s = getComputedStyle(up);
+      if (s.overflowX !== "visible" && up.getBoundingClientRect().right <= width + 0.5) { clipped = true; break; }
+    }
+    if (!clipped) out.push(el.tagName.toLowerCase() + "." + el.className + " ends at " + Math.round(r.right));
+  }
+  return {scroll: document.documentElement.scrollWidth, width: width, out: out.slice(0, 5)};
+}
+"""
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("kind", demo_kinds())
+def test_the_page_never_scrolls_sideways(kind: str, width: int, demo_page: Any) -> None:
+    """Wide tables scroll inside their own box; the contents line wraps between its links (at 900 px
+    the operating-points table and a long model name in the contents line widened the page to 998 px)."""
+    page = demo_page(kind)
+    at_width(page, width)
+    found = page.evaluate(SIDEWAYS_JS)
+    assert found["out"] == [] and found["scroll"] <= found["width"], found
+
+
 def assert_counts_have_their_own_axis(page: Any, chart_id: str) -> None:
     """The reliability diagram's "samples per bin" bars: on an axis of their own, beneath the
     observed-frequency axis, with a title and tick labels, tall enough for the tallest bar."""

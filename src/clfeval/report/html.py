@@ -1123,7 +1123,7 @@ def _chunks(models: list[_Model], title: str | None, plotly_js: str,
     toc += [("curves", "ROC and PR curves")] if has_curves else []
     toc += [("threshold-views", "Threshold views (3-D)")] if has_3d else []
     meta = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in _meta(models))
-    links = "".join(f'<a href="#{_esc(i)}">{_esc(t)}</a>' for i, t in toc)
+    links = " ".join(f'<a href="#{_esc(i)}">{_esc(t)}</a>' for i, t in toc)  # a space: lines break between links
     nav = f'<nav class="toc" aria-label="contents">{links}</nav>\n' if len(toc) > 1 else ""
     warnings = "".join(f'<p class="warning">{_esc(w)}</p>' for w in _data_warnings(models))
     yield (

@@ -57,7 +57,7 @@ h3 { font-size: 1.05rem; margin: 24px 0 8px; }
 .meta dt { color: var(--muted); }
 .meta dd { margin: 0; word-break: break-word; }
 nav.toc { margin: 8px 0 0; font-size: 0.92rem; }
-nav.toc a { color: var(--accent); text-decoration: none; margin-right: 14px; white-space: nowrap; }
+nav.toc a { color: var(--accent); text-decoration: none; margin-right: 10px; white-space: nowrap; }
 nav.toc a:hover { text-decoration: underline; }
 .warning {
   background: var(--warn-bg); border: 1px solid var(--warn-line); border-radius: 6px;

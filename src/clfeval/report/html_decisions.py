@@ -115,8 +115,8 @@ def _points_table(points: dict[str, dict[str, Any]]) -> str:
             values += [_fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
             values += [_esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
             rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
-    return ('<table class="numbers points"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+    return ('<div class="table-wrap"><table class="numbers points"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
 def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
