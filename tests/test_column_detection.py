@@ -80,6 +80,31 @@ def test_two_models_without_an_option_is_a_usage_error(two_models, tmp_path):
     assert not out.exists()
 
 
+def test_the_advice_to_compare_works_as_written(two_models, tmp_path):
+    """report's error says "clfeval compare --model NAME=COL": compare finds y_true as report does."""
+    path, frame = two_models
+    out = tmp_path / "c.json"
+    r = run("compare", path, "--model", "lr=proba_lr", "--model", "rf=proba_rf", "--n-resamples", "200",
+            "--no-progress", "--json", out)
+    assert r.returncode == 0, r.stderr
+    assert "clfeval: detected columns: y_true = y_true" in r.stderr
+    data = json.loads(out.read_text())
+    assert [m["columns"]["y_true"] for m in data["models"]] == ["y_true", "y_true"]
+    aucs = [m["report"]["overall"]["roc_auc"] for m in data["models"]]
+    assert aucs == pytest.approx([skm.roc_auc_score(frame.y_true, frame.proba_lr),
+                                  skm.roc_auc_score(frame.y_true, frame.proba_rf)], rel=1e-12)
+    # a column a model reads is never taken for the true labels; with none left: one line, exit 1
+    bare = tmp_path / "bare.csv"
+    frame[["proba_lr", "proba_rf"]].to_csv(bare, index=False)
+    line = one_error_line(run("compare", bare, "--model", "a=proba_lr", "--model", "b=proba_rf"), 1)
+    assert "no column of true labels found; name it with --y-true COLUMN (columns: proba_lr, proba_rf)" in line
+    twice = tmp_path / "twice.csv"
+    frame.drop(columns="y_true").rename(columns={"pred_lr": "Label", "pred_rf": "label"}).to_csv(twice, index=False)
+    line = one_error_line(run("compare", twice, "--model", "a=proba_lr", "--model", "b=proba_rf"), 1)
+    assert line.endswith("columns 'Label' and 'label' both look like the y_true column; "
+                         "name the one to read with --y-true COLUMN")
+
+
 def test_y_score_reads_that_column_alone(two_models, tmp_path):
     path, frame = two_models
     data = report_json(path, tmp_path, "--y-score", "proba_lr", note="columns not read: proba_rf, pred_lr, pred_rf")

@@ -126,7 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "predictions, DeLong's test on the scores (binary AUC, or the macro one-vs-rest AUC) "
                     "and a paired bootstrap of macro F1.")
     cmp.add_argument("file", metavar="FILE", help="CSV, Parquet or Feather")
-    cmp.add_argument("--y-true", metavar="COL", required=True, help="column of true labels")
+    cmp.add_argument("--y-true", metavar="COL",
+                     help="column of true labels (default: detected as in report: y_true, label, target, ...)")
     cmp.add_argument("--model", metavar="NAME=COL[,COL...]", action="append", required=True,
                      help="a model and its column(s); give two or more")
     cmp.add_argument("--pos-label", metavar="LABEL", help="the positive class (binary)")
@@ -817,8 +818,11 @@ def _compare(args: argparse.Namespace) -> int:
     check_options(args)
     outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file)])
     specs = _model_specs(args.model)
-    from .tabular import read_models
+    from .tabular import detect_true_column, read_models
 
+    if args.y_true is None:  # found as report finds it, among the columns no model reads
+        args.y_true = detect_true_column(args.file, specs)
+        print(f"{PROG}: detected columns: y_true = {args.y_true}", file=sys.stderr)
     y_true, models, _ = read_models(args.file, y_true=args.y_true, models=specs, progress=args.progress)
     labels = None if args.labels is None else [_as_label(v.strip(), y_true, "--labels") for v in args.labels.split(",")]
     pos_label = None if args.pos_label is None else _as_label(args.pos_label, y_true, "--pos-label")

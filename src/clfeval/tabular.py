@@ -53,7 +53,7 @@ from .input_checks import (
 )
 
 __all__ = ["InputFileError", "Predictions", "PredictionBatches", "read_predictions", "iter_prediction_batches",
-           "ModelColumns", "read_models", "FORMATS", "DEFAULT_BATCH_ROWS"]
+           "ModelColumns", "read_models", "detect_true_column", "detect_column", "FORMATS", "DEFAULT_BATCH_ROWS"]
 
 #: file suffix -> format name
 FORMATS = {".csv": "csv", ".tsv": "csv", ".txt": "csv", ".parquet": "parquet", ".pq": "parquet",
@@ -547,6 +547,26 @@ class ModelColumns:
     y_score: np.ndarray | None = None
 
 
+def detect_true_column(path: str | os.PathLike[str], models: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """The column of true labels, found as ``clfeval report`` finds it (``y_true``, ``label``, ``target``, ...)
+    among the columns that no model reads; an InputFileError when there is none.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(path, "w").write("id,target,a,b\\n1,1,1,0.8\\n2,0,1,0.3\\n")
+    >>> detect_true_column(path, [("A", ["a"]), ("B", ["b"])])
+    'target'
+    """
+    path = Path(path)
+    columns = _column_names(path, _format_of(path))
+    taken = {c for _, cols in models for c in cols}
+    found = detect_column(path, [c for c in columns if c not in taken], "y_true", TRUE_NAMES, [])
+    if found is None:
+        raise InputFileError(f"{path}: no column of true labels found; name it with --y-true COLUMN "
+                             f"(columns: {_listing(columns)})")
+    return found
+
+
 def read_models(
     path: str | os.PathLike[str],
     *,
@@ -770,6 +790,29 @@ class _progress_bar:
         self._progress.stop()
 
 
+def detect_column(path: Path, free: list[str], role: str, names: Sequence[str], detected: list[str]) -> str | None:
+    """The first column of ``free`` named (in any case) like one of ``names``, in their order of preference;
+    it is taken out of ``free`` and recorded in ``detected`` as "role = column". Two columns that differ only
+    in case (``Score`` and ``score``) are an error: which one is meant is not known.
+
+    >>> free, detected = ["id", "Label", "p"], []
+    >>> detect_column(Path("f.csv"), free, "y_true", TRUE_NAMES, detected), free, detected
+    ('Label', ['id', 'p'], ['y_true = Label'])
+    """
+    lower = {c.lower(): c for c in free}
+    for n in names:
+        alike = list(dict.fromkeys(c for c in free if c.lower() == n))
+        if len(alike) > 1:
+            raise InputFileError(
+                f"{path}: columns {' and '.join(repr(c) for c in alike)} both look like the {role} column; "
+                f"name the one to read with --{role.replace('_', '-')} COLUMN")
+        if n in lower:
+            free.remove(lower[n])
+            detected.append(f"{role} = {lower[n]}")
+            return lower[n]
+    return None
+
+
 @dataclass
 class _Layout:
     y_true: str
@@ -803,20 +846,7 @@ class _Layout:
         free = [c for c in columns if c not in named]
 
         def pick(role: str, given: str | None, names: Sequence[str]) -> str | None:
-            if given is not None:
-                return given
-            lower = {c.lower(): c for c in free}
-            for n in names:
-                alike = list(dict.fromkeys(c for c in free if c.lower() == n))
-                if len(alike) > 1:  # e.g. Score and score: which one is meant is not known
-                    raise InputFileError(
-                        f"{path}: columns {' and '.join(repr(c) for c in alike)} both look like the {role} column; "
-                        f"name the one to read with --{role.replace('_', '-')} COLUMN")
-                if n in lower:
-                    free.remove(lower[n])
-                    detected.append(f"{role} = {lower[n]}")
-                    return lower[n]
-            return None
+            return given if given is not None else detect_column(path, free, role, names, detected)
 
         true_col = pick("y_true", y_true, TRUE_NAMES)
         if true_col is None:
