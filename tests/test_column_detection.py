@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clfeval.column_roles import ColumnChoice, ColumnChoiceError, columns_html, labels_from_columns, parse_label
@@ -376,6 +377,7 @@ def test_columns_html_escapes_names():
 names = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=6)
 
 
+@example([0, 1, 2, 3, -1], random.Random(0), "proba_", 1)  # proba_-1 of an absent class -1 was read as class 1
 @settings(max_examples=60, deadline=None)
 @given(st.one_of(st.lists(st.integers(-5, 50), min_size=2, max_size=6, unique=True),
                  st.lists(names, min_size=2, max_size=6, unique=True)),

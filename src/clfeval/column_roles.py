@@ -226,9 +226,9 @@ def _class_groups(names: list[str], known: list[Any], kind: str, labels_given: b
         assert m is not None
         rest, stem, value = m.group(2), name[: m.start(2)], None
         value = named(rest)
-        if value is None:  # <prefix>_<model>_<class>: the longest tail that names a class
-            for i, ch in enumerate(rest):
-                if ch in _SEPARATORS and named(rest[i + 1:]) is not None:
+        if value is None:  # <prefix>_<model>_<class>: the longest tail that names a class (the model's name
+            for i, ch in enumerate(rest):  # is not empty: proba_-1 is class -1, not class 1 of a model "")
+                if i > 0 and ch in _SEPARATORS and named(rest[i + 1:]) is not None:
                     stem, value = name[: m.start(2) + i + 1], named(rest[i + 1:])
                     break
         if value is None and not labels_given:
