@@ -562,9 +562,13 @@ def detect_true_column(path: str | os.PathLike[str], models: Sequence[tuple[str,
     taken = {c for _, cols in models for c in cols}
     found = detect_column(path, [c for c in columns if c not in taken], "y_true", TRUE_NAMES, [])
     if found is None:
-        raise InputFileError(f"{path}: no column of true labels found; name it with --y-true COLUMN "
-                             f"(columns: {_listing(columns)})")
+        raise _no_true_column(path, columns)
     return found
+
+
+def _no_true_column(path: Path, columns: Sequence[str]) -> InputFileError:
+    return InputFileError(f"{path}: no column of true labels found; name it with --y-true COLUMN "
+                          f"(columns: {_listing(columns)})")
 
 
 def read_models(
@@ -850,9 +854,7 @@ class _Layout:
 
         true_col = pick("y_true", y_true, TRUE_NAMES)
         if true_col is None:
-            raise InputFileError(
-                f"{path}: no column of true labels found; name it with --y-true COLUMN "
-                f"(columns: {_listing(columns)})")
+            raise _no_true_column(path, columns)
         explicit = y_pred is not None or y_score is not None  # then no other output column is detected
         pred_col = y_pred if explicit else pick("y_pred", None, PRED_NAMES)
         weight_col = pick("sample_weight", sample_weight, WEIGHT_NAMES)
