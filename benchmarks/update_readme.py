@@ -7,7 +7,8 @@
 ``results/cross_evaluate_table.md`` (benchmarks/cross_evaluate_bench.py) between the
 CROSS-EVALUATE-TABLE ones, ``results/streaming_table.md`` (benchmarks/streaming_bench.py)
 between the STREAMING-TABLE ones and ``results/metric_at_thresholds_table.md``
-(benchmarks/metric_at_thresholds_bench.py) between the AT-THRESHOLDS-TABLE ones.
+(benchmarks/metric_at_thresholds_bench.py) between the AT-THRESHOLDS-TABLE ones, and
+``results/coverage_summary.md`` (benchmarks/coverage.py) between the COVERAGE-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -38,6 +39,7 @@ TABLES = [
     (HERE / "results" / "cross_evaluate_table.md", "CROSS-EVALUATE-TABLE", "benchmarks/cross_evaluate_bench.py"),
     (HERE / "results" / "streaming_table.md", "STREAMING-TABLE", "benchmarks/streaming_bench.py"),
     (HERE / "results" / "metric_at_thresholds_table.md", "AT-THRESHOLDS-TABLE", "benchmarks/metric_at_thresholds_bench.py"),
+    (HERE / "results" / "coverage_summary.md", "COVERAGE-TABLE", "benchmarks/coverage.py"),
 ]
 
 

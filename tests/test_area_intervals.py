@@ -72,7 +72,8 @@ def test_evaluation_ci_reads_the_report():
     assert got.estimate == pytest.approx(ev.report.rows[1]["recall"])
     assert ev.ci("recall", label="n").estimate == pytest.approx(ev.report.rows[0]["recall"])
     assert ev.ci("accuracy").method == "Wilson score"
-    assert ev.ci("roc_auc").method == "DeLong"
+    assert ev.ci("roc_auc").method.startswith("DeLong, logit scale")
+    assert ev.ci("roc_auc", method="delong").method == "DeLong"  # pROC's, kept by name
     assert ev.ci("roc_auc").estimate == pytest.approx(ev.report.overall["roc_auc"])
     assert ev.ci("f1", average="macro").estimate == pytest.approx(ev.report.averages["macro"]["f1"])
     boot = ev.ci("mcc", method="bootstrap", n_resamples=500, seed=1)
@@ -109,8 +110,9 @@ def test_logit_ap_interval_is_boyds_formula():
     half = 1.959963984540054 / np.sqrt(5 * ap * (1 - ap))
     ci = logit_ap_interval(r)
     assert (ci.low, ci.high) == pytest.approx((expit(logit(ap) - half), expit(logit(ap) + half)), abs=1e-12)
-    assert ev.ci("average_precision").method.startswith("bootstrap percentile")
+    assert ev.ci("average_precision").method.startswith("case influence, logit scale")  # closed form
     boot = ev.ci("average_precision", method="bootstrap", n_resamples=300, seed=2)
+    assert boot.method.startswith("studentized bootstrap")
     assert boot.estimate == ap and boot.low <= ap <= boot.high
 
 

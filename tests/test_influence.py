@@ -89,7 +89,7 @@ def test_unit_weights_reproduce_the_unweighted_confusion_intervals():
         for name, ci in row.items():
             np.testing.assert_allclose(ones["averages"][avg][name].low, ci.low, atol=1e-9)
     assert "Kish" in ones["overall"]["accuracy"].method
-    assert ones["overall"]["mcc"].method == "delta method (weighted cases)"
+    assert ones["overall"]["mcc"].method == "delta method (weighted cases), Fisher z scale, cells + 1/3"
 
 
 def test_linearized_variance_with_counts_is_the_multinomial_delta_method():

@@ -74,7 +74,7 @@ def test_repr_reads_like_the_report(ev):
     est, low, to, high, se, key = _row(text, "Cohen's kappa", "overall")
     assert (est, low, to, high) == (f"{k.estimate:.4f}", f"{k.low:.4f}", "to", f"{k.high:.4f}")
     assert se == f"{k.standard_error:.4f}"
-    assert legend[key.strip("[]")] == "delta method (multinomial)"
+    assert legend[key.strip("[]")] == "delta method (multinomial), Fisher z scale, cells + 1/3"
     # accuracy: a Wilson interval, no standard error
     a = d["overall"]["accuracy"]
     cells = _row(text, "accuracy", "overall")

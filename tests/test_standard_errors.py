@@ -13,6 +13,7 @@ import math
 
 import mpmath as mp
 import numpy as np
+from scipy.stats import t as student_t
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -386,8 +387,9 @@ def test_every_interval_made_of_a_standard_error_carries_it(weighted):
     z = float(ndtri(0.5 + level / 2))
     plain = ev.to_dict(ci_level=level)["intervals"]
     seen = set()
+    counts = np.bincount(y, minlength=3).astype(float)  # cases per class (no weight is zero)
     for section, name, ci in _every(d):
-        from_se = ci.method.startswith(("delta method", "DeLong"))
+        from_se = ci.method.startswith(("delta method", "DeLong", "case influence"))
         assert (ci.standard_error is not None) == from_se, (section, name, ci.method)
         entry = plain["overall" if section == "overall" else "per_class" if section == "per_class" else "averages"]
         entry = entry[name] if section in ("overall", "per_class") else entry[section][name]
@@ -398,16 +400,22 @@ def test_every_interval_made_of_a_standard_error_carries_it(weighted):
         np.testing.assert_allclose(entry["standard_error"], ci.standard_error, rtol=0, atol=0)
         est, low, high, se = (np.atleast_1d(np.asarray(x, dtype=float)) for x in
                               (ci.estimate, ci.low, ci.high, ci.standard_error))
-        assert (se > 0).all()
-        if "logit" in ci.method:  # formed on the logit scale: its half-width is z se / (AP (1 - AP))
-            np.testing.assert_allclose(logit(high) - logit(low), 2 * z * se / (est * (1 - est)), rtol=1e-9)
+        assert (se > 0).all() and (low <= est).all() and (est <= high).all()
+        # the areas' intervals are made of the reported standard error on the logit scale, with a
+        # t quantile whose degrees of freedom are the fewest cases of a class the area needs, less 1
+        if ci.method.startswith("DeLong, logit scale") or "t(min(P, N) - 1)" in ci.method:  # per class
+            df = np.minimum(counts, counts.sum() - counts) - 1
+        elif ci.method.startswith("case influence, logit scale") or "t(P - 1)" in ci.method:  # AP per class
+            df = counts - 1
+        elif "quantile)" in ci.method:  # an average over classes: the df is in the name
+            df = np.array([float(ci.method.split("t(")[1].split(")")[0])])
+        else:  # the report's delta method: plain SE reported, interval from the smoothed table
+            assert ci.method.startswith("delta method (") and "cells + 1/3" in ci.method
             continue
-        lo_lim = -1.0 if name in ("mcc", "kappa") else 0.0
-        inside = (est - z * se > lo_lim) & (est + z * se < 1.0)
-        assert inside.any()
-        np.testing.assert_allclose((high - low)[inside], (2 * z * se)[inside], rtol=1e-12)
-        np.testing.assert_allclose(((high + low) / 2)[inside], est[inside], rtol=1e-12)
-    assert any(s.startswith("delta method") for s in seen) and len(seen) >= 2
+        q = student_t.ppf(0.5 + level / 2, df)
+        np.testing.assert_allclose(logit(high) - logit(low), 2 * q * se / (est * (1 - est)), rtol=1e-9)
+        np.testing.assert_allclose((logit(high) + logit(low)) / 2, logit(est), rtol=1e-9)
+    assert len([s for s in seen if s.startswith("delta method")]) >= 2 and len(seen) >= 4
 
 
 def test_wald_proportion_and_delong_carry_their_standard_errors():

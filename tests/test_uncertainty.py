@@ -31,9 +31,9 @@ from clfeval.stats._result import ConfidenceInterval
 from clfeval.uncertainty import (
     DELTA,
     PROPORTION_METHODS,
-    _auc_leave_one_out,
+    auc_leave_one_out,
     _jackknife,
-    _jackknife_acceleration,
+    jackknife_acceleration,
     bootstrap_ci,
     bootstrap_confusion,
     bootstrap_ranking,
@@ -256,8 +256,20 @@ def test_kappa_matches_sas_fleiss_cohen_everitt():
     assert float(m.cohen_kappa(SAS_TABLE)) == pytest.approx(0.4842, abs=5e-5)
     assert delta_method_se(m.cohen_kappa, SAS_TABLE) == pytest.approx(0.1380, abs=5e-5)
     ci = confusion_intervals(SAS_TABLE)["overall"]["kappa"]
-    assert ci.method == DELTA
-    assert (ci.low, ci.high) == pytest.approx((0.2137, 0.7547), abs=5e-5)
+    assert ci.standard_error == pytest.approx(0.1380, abs=5e-5)  # the reported SE is SAS's ASE
+    k = SAS_TABLE.shape[0]
+    assert ci.method == f"{DELTA}, Fisher z scale, cells + 1/{k}"
+    # SAS's Wald interval is 0.2137 to 0.7547; ours is formed on Fisher's z scale with the variance
+    # of the table smoothed by 1/k per cell (benchmarks/coverage.py), rebuilt here by hand:
+    smoothed = SAS_TABLE + 1.0 / k
+    se = delta_method_se(m.cohen_kappa, smoothed)
+    center = float(m.cohen_kappa(smoothed))
+    z = 1.959963984540054
+    kappa = float(m.cohen_kappa(SAS_TABLE))
+    half = z * (se / 2) / (((center + 1) / 2) * (1 - (center + 1) / 2))
+    eta = np.log((kappa + 1) / (1 - kappa))  # logit of (kappa + 1) / 2
+    expected = [2 / (1 + np.exp(-(eta + s * half))) - 1 for s in (-1, 1)]
+    assert (ci.low, ci.high) == pytest.approx(expected, abs=1e-12)
 
 
 def test_kappa_se_closed_form():
@@ -322,14 +334,21 @@ def test_layout_and_methods():
     for name, ci in d["per_class"].items():
         assert isinstance(ci, ConfidenceInterval) and ci.low.shape == ci.high.shape == (3,)
         assert np.all(ci.low <= ci.estimate) and np.all(ci.estimate <= ci.high)
-        assert ci.method == (DELTA if name == "f1" else "Wilson score")
+        assert ci.method == (f"{DELTA}, logit scale, cells + 1/3" if name == "f1" else "Wilson score")
     for avg in d["averages"].values():
         for ci in avg.values():
             assert isinstance(ci.low, float) and ci.low <= ci.estimate <= ci.high
     assert d["overall"]["accuracy"].method == "Wilson score"
-    for name in ("balanced_accuracy", "mcc", "kappa"):
-        assert d["overall"][name].method == DELTA
-    assert d["averages"]["macro"]["recall"].method == DELTA
+    for name in ("mcc", "kappa"):
+        assert d["overall"][name].method == f"{DELTA}, Fisher z scale, cells + 1/3"
+    mover = "MOVER from each class's Wilson score interval"
+    assert d["overall"]["balanced_accuracy"].method == d["averages"]["macro"]["recall"].method == mover
+    assert d["averages"]["weighted"]["recall"].method == "Wilson score (weighted recall = accuracy)"
+    assert d["averages"]["macro"]["f1"].method == f"{DELTA}, logit scale, cells + 1/3"
+    for avg in ("macro", "weighted"):
+        for name in ("precision", "specificity", "npv", "fallout"):
+            union = f"{DELTA}, logit scale, cells + 1/3 or {mover}, whichever reaches further"
+            assert d["averages"][avg][name].method == union
     assert d["notes"] == []
 
 
@@ -466,14 +485,17 @@ def test_confusion_bad_options():
 # the cell bootstrap
 # ---------------------------------------------------------------------------------------------
 def test_bootstrap_confusion_shapes_and_strata():
-    reps = bootstrap_confusion(CM3, 300, seed=2)
+    reps = bootstrap_confusion(CM3, 300, seed=2, sampling="stratified")
     assert reps.shape == (300, 3, 3) and reps.dtype == np.int64
     assert (reps.sum(axis=2) == CM3.sum(axis=1)).all()
-    free = bootstrap_confusion(CM3, 300, seed=2, stratify=False)
+    free = bootstrap_confusion(CM3, 300, seed=2)  # the default: cross-sectional
     assert (free.sum(axis=(1, 2)) == CM3.sum()).all() and not (free.sum(axis=2) == CM3.sum(axis=1)).all()
-    np.testing.assert_array_equal(reps, bootstrap_confusion(CM3, 300, seed=2))
-    big = bootstrap_confusion(CM3, 20000, seed=0)
-    np.testing.assert_allclose(big.mean(axis=0), CM3, atol=0.25)
+    np.testing.assert_array_equal(reps, bootstrap_confusion(CM3, 300, seed=2, sampling="stratified"))
+    with pytest.warns(FutureWarning, match="sampling='stratified'"):
+        np.testing.assert_array_equal(reps, bootstrap_confusion(CM3, 300, seed=2, stratify=True))
+    for sampling in ("stratified", "cross-sectional"):
+        big = bootstrap_confusion(CM3, 20000, seed=0, sampling=sampling)
+        np.testing.assert_allclose(big.mean(axis=0), CM3, atol=0.25)
 
 
 def test_bootstrap_ci_percentile_is_quantile_of_replicates():
@@ -498,7 +520,7 @@ def test_cell_jackknife_equals_row_jackknife():
     # computed from the cells (weighted by counts) must equal the one from the n rows.
     t = np.array([[7, 2], [3, 5]])
     loo, w = _jackknife(m.cohen_kappa, t)
-    a_cells = _jackknife_acceleration(loo[:, None], w)[0]
+    a_cells = jackknife_acceleration(loo[:, None], w)[0]
     rows = [(i, j) for i in range(2) for j in range(2) for _ in range(t[i, j])]
     theta = []
     for r in range(len(rows)):
@@ -526,7 +548,7 @@ def test_bca_close_to_scipy_bootstrap():
 
     ref = bootstrap((y_true, y_pred), kappa_rows, paired=True, vectorized=True, n_resamples=3000,
                     method="BCa", random_state=0, batch=500).confidence_interval
-    ci = bootstrap_ci(m.cohen_kappa, t, method="bca", n_resamples=3000, seed=0, stratify=False)
+    ci = bootstrap_ci(m.cohen_kappa, t, method="bca", n_resamples=3000, seed=0, sampling="cross-sectional")
     assert ci.low == pytest.approx(ref.low, abs=0.02) and ci.high == pytest.approx(ref.high, abs=0.02)
 
 
@@ -587,7 +609,7 @@ def test_ranking_intervals_estimates_and_reproducibility():
 def test_auc_leave_one_out_closed_form():
     r, _, _ = _ranking(n=60, ties=True)
     cells = np.stack([r.negatives(), r.pos]).astype(np.int64)
-    fast, w = _auc_leave_one_out(cells)
+    fast, w = auc_leave_one_out(cells)
     slow, w2 = _jackknife(lambda t: roc_auc(t[:, 0], t[:, 1]), cells)
     # both list the negatives' cells, then the positives', in score order
     np.testing.assert_allclose(fast, slow, rtol=1e-12)
@@ -596,9 +618,11 @@ def test_auc_leave_one_out_closed_form():
 
 def test_bootstrap_ranking_strata():
     r, _, _ = _ranking(n=50)
-    reps = bootstrap_ranking(r, 40, seed=1)
+    reps = bootstrap_ranking(r, 40, seed=1, sampling="stratified")
     assert reps.shape == (40, 2, r.scores.size)
     assert (reps.sum(axis=2) == np.array(r.totals, dtype=np.int64)).all()
+    free = bootstrap_ranking(r, 40, seed=1)  # the default: cross-sectional
+    assert (free.sum(axis=(1, 2)) == sum(r.totals)).all() and len(set(free[:, 1].sum(axis=1))) > 1
 
 
 def test_roc_band_matches_curve_points():

@@ -106,9 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--sample-weight", metavar="COL", help="column of sample weights")
     rep.add_argument("--beta", type=float, metavar="B", help="add an F-beta column")
     rep.add_argument("--name", help="model name (default: the file name)")
-    rep.add_argument("--ci", nargs="?", const="analytic", choices=("analytic", "bootstrap", "bca"), metavar="METHOD",
-                     help="confidence intervals of every number: analytic (default: Wilson, delta method, "
-                          "DeLong), bootstrap or bca")
+    rep.add_argument("--ci", nargs="?", const="analytic", choices=("analytic", "delong", "bootstrap", "bca"),
+                     metavar="METHOD",
+                     help="confidence intervals of every number: analytic (default: Wilson, MOVER, delta method "
+                          "on the logit scale, DeLong on the logit scale), delong (analytic with pROC's plain "
+                          "DeLong interval of the AUC), bootstrap or bca")
+    rep.add_argument("--ci-sampling", choices=("cross-sectional", "stratified"), default="cross-sectional",
+                     help="how the test set was drawn, which the bootstrap repeats: cross-sectional (default: "
+                          "cases drawn whatever their class, so the prevalence varies) or stratified (so many "
+                          "cases of each class, by design)")
     rep.add_argument("--level", type=float, default=0.95, help="confidence level of --ci (default 0.95)")
     _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
     progress = rep.add_mutually_exclusive_group()
@@ -295,7 +301,7 @@ def _fail(message: str, status: int = 1) -> int:
 def _report(args: argparse.Namespace) -> int:
     check_options(args)
     outputs = _Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file), ("--cost", args.cost)])
-    if args.ci not in (None, "analytic") and args.sample_weight is not None:
+    if args.ci not in (None, "analytic", "delong") and args.sample_weight is not None:
         raise UsageError(f"--ci {args.ci} with --sample-weight: the bootstrap resamples counts of cases; "
                          "use --ci analytic for weighted cases")
     costs = None if args.cost is None else read_costs(args.cost)
@@ -347,7 +353,7 @@ def _report(args: argparse.Namespace) -> int:
             thresholds = ev.thresholds_dict(costs=costs, prevalence=prevalence)
         if args.ci is not None:
             with bar.step(f"{args.ci} confidence intervals"):
-                intervals = ev.intervals(args.level, method=args.ci)
+                intervals = ev.intervals(args.level, method=args.ci, sampling=args.ci_sampling)
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = _console(outputs.to_stdout)
@@ -517,7 +523,7 @@ def _in_words(exc: ValueError, path: Any, columns: dict[str, Any] | None) -> Inp
 def _stream_file(batches: PredictionBatches, args: argparse.Namespace, notices: list[str],
                  rule: tuple[str, float | None] | None, why: str) -> Evaluation:
     """Evaluate the file batch by batch (bounded memory); the same options as in memory."""
-    if args.ci is not None and (args.ci != "analytic" or len(batches.score_columns) > 2):
+    if args.ci is not None and (args.ci not in ("analytic", "delong") or len(batches.score_columns) > 2):
         raise UsageError(f"--ci {args.ci}: {batches.path} is streamed ({why}), and a stream keeps counts, not rows: "
                          f"it gives --ci analytic (binary, unweighted) only{_in_memory_hint(batches, why)}")
     if args.ci is not None and batches.weight_column is not None:
@@ -634,7 +640,7 @@ def _check_stream_intervals(ev: Evaluation, args: argparse.Namespace) -> None:
     if ev._streamed == "weighted":
         raise UsageError(f"--ci with sample weights: {args.file} was streamed, and intervals of weighted rows need "
                          "each row's weight, which a stream does not keep")
-    if ev.task != "binary" or args.ci != "analytic":
+    if ev.task != "binary" or args.ci not in ("analytic", "delong"):
         raise UsageError(f"--ci {args.ci}: {args.file} was streamed, and a stream keeps counts, not rows: it gives "
                          f"--ci analytic (binary, unweighted) only, and this is a {ev.task} evaluation")
 

@@ -625,13 +625,21 @@ class Evaluation:
     # -- uncertainty -----------------------------------------------------------------------------
 
     def intervals(
-        self, level: float = 0.95, *, method: str = "analytic", n_resamples: int = 2000, seed: Any = 0
+        self, level: float = 0.95, *, method: str = "analytic", n_resamples: int = 2000, seed: Any = 0,
+        sampling: str = "cross-sectional",
     ) -> Intervals:
         """Confidence intervals of every number in the report, laid out like the report.
 
-        ``method``: "analytic" (Wilson for proportions, delta method for F, MCC, kappa, balanced
-        accuracy and averages, DeLong for ROC AUC), "bootstrap" (percentile) or "bca", both over
-        multinomial resamples of the counts. The result is
+        ``method``: "analytic" (closed forms: Wilson for proportions, MOVER for balanced accuracy,
+        the delta method on the logit or Fisher-z scale for F, MCC, kappa and the averages, DeLong
+        on the logit scale for ROC AUC, case influence for average precision), "delong" (the same
+        with pROC's plain DeLong interval of the AUC), "bootstrap" or "bca" (over multinomial
+        resamples of the counts). Each is the method that held 95% in ``benchmarks/coverage.py``;
+        :func:`clfeval.uncertainty.confusion_intervals` and
+        :func:`clfeval.area_intervals.ranking_area_intervals` say what each is. ``sampling``: how
+        the test set was drawn, which the bootstrap repeats: "cross-sectional" (the default: cases
+        drawn whatever their class, so the prevalence varies between test sets) or "stratified"
+        (so many cases of each class, by design); see :mod:`clfeval.resampling`. The result is
         :func:`clfeval.uncertainty.confusion_intervals`' dict; with scores, "roc_auc" and
         "average_precision" are added to "per_class" (and to "averages" where the report has them).
         Cached per arguments. The dict is an :class:`~clfeval.interval_results.Intervals`: printed,
@@ -643,13 +651,15 @@ class Evaluation:
         >>> round(ci.low, 4), round(ci.high, 4), ci.method
         (0.4093, 0.9285, 'Wilson score')
         """
-        key = (float(level), method, int(n_resamples), seed)
+        from .resampling import check_sampling
+
+        key = (float(level), method, int(n_resamples), seed, check_sampling(sampling))
         cache = self.__dict__.setdefault("_intervals_cache", {})
         if key not in cache:
             cache[key] = Intervals(self._intervals(*key))
         return cache[key]
 
-    def _intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
+    def _intervals(self, level: float, method: str, n_resamples: int, seed: Any, sampling: str) -> dict[str, Any]:
         from .uncertainty import confusion_intervals
 
         weighted = self._sample_weight is not None
@@ -661,25 +671,30 @@ class Evaluation:
             if self._streamed == "weighted":
                 raise ValueError("intervals of weighted rows need each row's weight, which a stream does not keep; "
                                  "evaluate the rows in memory (clfeval.evaluate) for intervals.")
-            if self.task != "binary" or method != "analytic":
+            if self.task != "binary" or method not in ("analytic", "delong"):
                 raise ValueError("a stream keeps counts, not rows: it gives the analytic intervals of a binary "
                                  "evaluation (Wilson, delta method, DeLong); for the others evaluate the rows in "
                                  "memory (clfeval.evaluate).")
-        if weighted and method != "analytic":
+        if method not in ("analytic", "delong", "bootstrap", "bca"):
+            raise ValueError(f"method must be 'analytic', 'delong', 'bootstrap' or 'bca', got {method!r}.")
+        if weighted and method not in ("analytic", "delong"):
             raise ValueError(
                 f"method={method!r} resamples counts of cases, and this evaluation has sample weights; "
                 "use method='analytic' (Kish effective sizes and the delta method for weighted cases)."
             )
+        table_method = "analytic" if method == "delong" else method  # "delong" changes only the ROC AUC
         if self.task == "multilabel":
-            out = self._multilabel_intervals(level, method, n_resamples, seed)
+            out = self._multilabel_intervals(level, table_method, n_resamples, seed, sampling)
         else:
             extra = {}
             if weighted:
                 extra = {"weight_squares": self._weight_squares(), "n_cases": self.n_samples}
-            out = confusion_intervals(self.confusion.counts, level=level, method=method, n_resamples=n_resamples,
-                                      seed=seed, beta=self._beta, labels=self.names, **extra)
+            out = confusion_intervals(self.confusion.counts, level=level, method=table_method,
+                                      n_resamples=n_resamples, seed=seed, beta=self._beta, labels=self.names,
+                                      sampling=sampling, **extra)
+        out["method"] = method
         if self.rankings is not None:
-            self._add_area_intervals(out, level, method, n_resamples, seed)
+            self._add_area_intervals(out, level, method, n_resamples, seed, sampling)
         if self._dependent_rows is not None:
             warnings.warn(self._dependent_rows, UserWarning, stacklevel=4)
             out["notes"] = [*out.get("notes", []), self._dependent_rows]
@@ -699,7 +714,8 @@ class Evaluation:
         cell = self._cases.true * k + self._pred_codes()
         return np.bincount(cell, weights=self._sample_weight ** 2, minlength=k * k).reshape(k, k)
 
-    def _multilabel_intervals(self, level: float, method: str, n_resamples: int, seed: Any) -> dict[str, Any]:
+    def _multilabel_intervals(self, level: float, method: str, n_resamples: int, seed: Any,
+                              sampling: str) -> dict[str, Any]:
         """Each label's row from its own 2 x 2 table; the averages over labels, the samples
         average and the overall numbers from each case's influence (labels share cases)."""
         from .influence import multilabel_influence_intervals
@@ -719,7 +735,7 @@ class Evaluation:
 
         def positive_rows(i: int) -> dict[str, Any]:
             d = confusion_intervals(tables[i], level=level, method=method, n_resamples=n_resamples, seed=seed,
-                                    beta=self._beta, labels=["rest", "label"], **extra(i))
+                                    beta=self._beta, labels=["rest", "label"], sampling=sampling, **extra(i))
             return {m: ci.at(1) for m, ci in d["per_class"].items()}
 
         rows = [positive_rows(i) for i in range(len(tables))]
@@ -729,7 +745,7 @@ class Evaluation:
                 "averages": averages, "overall": overall, "notes": notes}
 
     def _add_area_intervals(self, out: dict[str, Any], level: float, method: str, n_resamples: int,
-                            seed: Any) -> None:
+                            seed: Any, sampling: str) -> None:
         """Add ROC AUC and AP intervals: per class by DeLong / bootstrap (weighted cases: from
         each case's influence), the averages over classes from each case's influence."""
         from .area_intervals import ranking_area_intervals
@@ -741,20 +757,26 @@ class Evaluation:
         weighted = self._sample_weight is not None
         per_class: dict[str, Any] = {}
         averages: dict[str, dict[str, Any]] = {}
+        positives, negatives = self._cases_per_class(rankings)
         for area in ("roc_auc", "average_precision"):
             # a stream (no cases) is binary and unweighted here: per class from the rankings only
             infl = {} if self._cases is None else area_influences(self._cases, rankings, self._micro, area,
                                                                   per_class=weighted)
+            # t quantiles: (fewest cases of a class that the area needs) - 1, as area_intervals does
+            fewest = positives if area == "average_precision" else np.minimum(positives, negatives)
+            df = [max(float(f) - 1, 1.0) for f in fewest]
+            df_avg = max(float(fewest[fewest > 0].min()) - 1, 1.0) if (fewest > 0).any() else None
             if weighted:
                 est, u = infl["per_class"]
-                cis = [area_interval(area, e, ui, level) for e, ui in zip(est, u)]
+                df_name = "P - 1" if area == "average_precision" else "min(P, N) - 1"
+                cis = [area_interval(area, e, ui, level, df=d, df_name=df_name) for e, ui, d in zip(est, u, df)]
             else:
                 cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
-                                              seed=seed)[area] for r in rankings]
+                                              seed=seed, sampling=sampling)[area] for r in rankings]
             per_class[area] = ConfidenceInterval.stacked(cis)
             for avg in ("micro", "macro", "weighted"):
                 if avg in infl:
-                    averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level)
+                    averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level, df=df_avg)
         out["per_class"].update(per_class)
         if self._cases is None:
             out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
@@ -769,6 +791,16 @@ class Evaluation:
             for area in per_class:
                 if area in averages.get("macro", {}):
                     out["overall"][area] = averages["macro"][area]
+
+    def _cases_per_class(self, rankings: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(cases of each class, cases of the rest) per ranking: counts of cases, not sums of
+        weights (zero-weight cases left out); a stream is unweighted, so its rankings count them."""
+        if self._cases is None:
+            return (np.array([np.asarray(r.pos, dtype=np.float64).sum() for r in rankings]),
+                    np.array([np.asarray(r.negatives(), dtype=np.float64).sum() for r in rankings]))
+        counted = np.ones(self._cases.n, bool) if self._sample_weight is None else self._sample_weight > 0
+        positives = np.array([float((self._cases.is_positive(c) & counted).sum()) for c in range(len(rankings))])
+        return positives, float(counted.sum()) - positives
 
     def band(self, kind: str = "roc", curve: str | None = None, *, grid: Any = None, level: float = 0.95,
              n_resamples: int = 2000, seed: Any = 0) -> Any:
@@ -809,8 +841,9 @@ class Evaluation:
         method: str = "analytic",
         n_resamples: int = 2000,
         seed: Any = 0,
+        sampling: str = "cross-sectional",
     ) -> Any:
-        """The confidence interval of one number of the report.
+        """The confidence interval of one number of the report (``sampling``: see :meth:`intervals`).
 
         ``metric`` is a report column ("precision", "recall", "f1", "fallout", "specificity",
         "npv", "roc_auc", "average_precision") or an overall number ("accuracy", "error_rate",
@@ -823,7 +856,7 @@ class Evaluation:
         >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
         (0.6667, 0.2077, 0.9385)
         """
-        data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed)
+        data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed, sampling=sampling)
         if metric in data["overall"] and average is None and label is None:
             return data["overall"][metric]
         if metric not in data["per_class"] and (average is None or metric not in data["averages"].get(average, {})):

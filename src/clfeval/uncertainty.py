@@ -37,6 +37,8 @@ from .curves import average_precision as _average_precision
 from .curves import roc_auc as _roc_auc
 from .exceptions import UndefinedMetricWarning
 from .interval_results import Intervals
+from .interval_scales import transformed_interval
+from .resampling import check_sampling, resampled_tables, sampling_phrase, smoothing_of
 from .measure_gradients import f_column
 from .stats._result import ConfidenceInterval, check_level
 
@@ -47,6 +49,10 @@ __all__ = [
     "bootstrap_confusion",
     "bootstrap_ranking",
     "bootstrap_ci",
+    "interval_from_replicates",
+    "jackknife_acceleration",
+    "auc_leave_one_out",
+    "mover_average",
     "confusion_intervals",
     "ranking_intervals",
     "CurveBand",
@@ -66,10 +72,19 @@ PROPORTION_METHODS = {
 }
 DELTA = "delta method (multinomial)"
 DELTA_WEIGHTED = "delta method (weighted cases)"
+
+
+def delta_method_name(base: str, measure: str, k: int) -> str:
+    """The method name of a report's delta-method interval: the variance, the scale, the smoothing.
+
+    >>> delta_method_name(DELTA, "mcc", 2)
+    'delta method (multinomial), Fisher z scale, cells + 1/2'
+    """
+    scale = "Fisher z" if measure in _RANGE else "logit"
+    return f"{base}, {scale} scale, cells + 1/{k}"
 KISH = " (Kish effective sample size)"
 
-# Largest number of array elements one batch of resampled tables may hold (chunks beyond it).
-_CHUNK_ELEMENTS = 1 << 22
+from .resampling import CHUNK_ELEMENTS as _CHUNK_ELEMENTS  # noqa: E402
 
 
 # ------------------------------------------------------------------------------------------
@@ -370,50 +385,29 @@ def _integer_cells(cells: np.ndarray, what: str) -> np.ndarray:
     return cells.astype(np.int64)
 
 
-def _resample_chunks(
-    cells: np.ndarray, n_resamples: int, rng: np.random.Generator, stratify: bool
-) -> Iterator[np.ndarray]:
-    """Batches (b, r, c) of multinomial resamples of an (r, c) count table, B in all.
-
-    stratify: each row is resampled with its own total (rows are classes); else all cells
-    together with the grand total.
-    """
-    r, c = cells.shape
-    per = max(1, _CHUNK_ELEMENTS // (r * c))
-    row_n = cells.sum(axis=1)
-    n = int(row_n.sum())
-    with np.errstate(invalid="ignore", divide="ignore"):
-        row_p = np.where(row_n[:, None] > 0, cells / np.where(row_n > 0, row_n, 1)[:, None], 1.0 / c)
-    all_p = cells.reshape(-1) / n
-    done = 0
-    while done < n_resamples:
-        b = min(per, n_resamples - done)
-        if stratify:
-            yield rng.multinomial(row_n, row_p, size=(b, r))
-        else:
-            yield rng.multinomial(n, all_p, size=b).reshape(b, r, c)
-        done += b
-
-
 def bootstrap_confusion(
-    cm: Any, n_resamples: int = 2000, *, seed: Any = None, stratify: bool = True
+    cm: Any, n_resamples: int = 2000, *, seed: Any = None, sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> np.ndarray:
     """``n_resamples`` bootstrap replicates of a (k, k) confusion table, as a (B, k, k) int64 array.
 
-    Each replicate is a multinomial draw over the cells: with ``stratify`` (the default) each
-    row (true class) is redrawn with its own total, so class supports stay fixed; otherwise all
-    cells are drawn together with the grand total. Same ``seed``, same replicates. Any formula
-    of :mod:`clfeval.measures` then evaluates every replicate in one call.
+    Each replicate is a multinomial draw over the cells (:mod:`clfeval.resampling`): with
+    ``sampling="cross-sectional"`` (the default) all cells together with the grand total, so
+    class supports vary as they do between test sets; with "stratified" each row (true class)
+    with its own total. ``stratify`` is the deprecated spelling (True: "stratified"). Same
+    ``seed``, same replicates. Any formula of :mod:`clfeval.measures` then evaluates every
+    replicate in one call.
 
-    >>> reps = bootstrap_confusion(np.array([[8, 2], [1, 9]]), 5, seed=0)
+    >>> reps = bootstrap_confusion(np.array([[8, 2], [1, 9]]), 5, seed=0, sampling="stratified")
     >>> reps.shape, reps.sum(axis=2)[:, 0].tolist()
     ((5, 2, 2), [10, 10, 10, 10, 10])
     """
+    sampling = check_sampling(sampling, stratify)
     table, _ = _table(cm, batch=False)
     table = _integer_cells(table, "the confusion table")
     n_resamples = _check_resamples(n_resamples)
     rng = np.random.default_rng(seed)
-    return np.concatenate(list(_resample_chunks(table, n_resamples, rng, stratify)), axis=0)
+    return np.concatenate(list(resampled_tables(table, n_resamples, rng, sampling)), axis=0)
 
 
 def _ranking_cells(ranking: Any) -> np.ndarray:
@@ -444,32 +438,36 @@ def _ranking_cells(ranking: Any) -> np.ndarray:
 
 
 def bootstrap_ranking(
-    ranking: Any, n_resamples: int = 2000, *, seed: Any = None, stratify: bool = True
+    ranking: Any, n_resamples: int = 2000, *, seed: Any = None, sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> np.ndarray:
     """Bootstrap replicates of a ranking's per-score counts, (B, 2, D): [:, 0] negatives, [:, 1] positives.
 
-    Each class is redrawn (multinomial over the distinct scores, with its own total) when
-    ``stratify``; scores keep their order, so ``curves.roc_auc(reps[:, 0], reps[:, 1])`` gives
+    All score cells are redrawn together (``sampling="cross-sectional"``, the default), or each
+    class with its own total ("stratified"; ``stratify=True`` is the deprecated spelling); scores
+    keep their order, so ``curves.roc_auc(reps[:, 0], reps[:, 1])`` gives
     every replicate's AUC at once. Memory is B x 2 x D counts: for long rankings use
     :func:`ranking_intervals` or :func:`bootstrap_ci`, which stream the replicates.
 
     >>> from clfeval.roc_pr import BinaryRanking
     >>> r = BinaryRanking(np.array([0.9, 0.5, 0.1]), np.array([0, 1, 2]), np.array([2, 1, 0]))
-    >>> bootstrap_ranking(r, 3, seed=1).sum(axis=2).tolist()
+    >>> bootstrap_ranking(r, 3, seed=1, sampling="stratified").sum(axis=2).tolist()
     [[3, 3], [3, 3], [3, 3]]
     """
+    sampling = check_sampling(sampling, stratify)
     cells = _ranking_cells(ranking)
     n_resamples = _check_resamples(n_resamples)
     rng = np.random.default_rng(seed)
-    return np.concatenate(list(_resample_chunks(cells, n_resamples, rng, stratify)), axis=0)
+    return np.concatenate(list(resampled_tables(cells, n_resamples, rng, sampling)), axis=0)
 
 
 def _replicates(
-    statistic: Callable[[np.ndarray], Any], cells: np.ndarray, n_resamples: int, seed: Any, stratify: bool
+    statistic: Callable[[np.ndarray], Any], cells: np.ndarray, n_resamples: int, seed: Any, sampling: str,
+    smoothing: float = 0.0,
 ) -> Any:
     """statistic evaluated on every replicate: (B, ...) array, or dict of them."""
     rng = np.random.default_rng(seed)
-    parts = [statistic(batch) for batch in _resample_chunks(cells, n_resamples, rng, stratify)]
+    parts = [statistic(batch) for batch in resampled_tables(cells, n_resamples, rng, sampling, smoothing)]
     if isinstance(parts[0], dict):
         return {k: np.concatenate([np.asarray(p[k], dtype=np.float64) for p in parts]) for k in parts[0]}
     return np.concatenate([np.asarray(p, dtype=np.float64) for p in parts])
@@ -492,8 +490,16 @@ def _quantiles(values: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(valid > 0, out, np.nan)
 
 
-def _jackknife_acceleration(loo: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """BCa acceleration from leave-one-out values (m, E) weighted by cell counts (m,)."""
+def jackknife_acceleration(loo: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """BCa's acceleration a = sum w d^3 / (6 (sum w d^2)^1.5), d = mean - leave-one-out value.
+
+    ``loo``: (m, E) leave-one-out values of E statistics, one row per non-empty cell; ``weights``
+    (m,): how many cases each row stands for (the cell's count). NaN values are left out; no
+    spread gives 0.
+
+    >>> round(float(jackknife_acceleration(np.array([[1.0], [2.0], [4.0]]), np.ones(3))[0]), 5)
+    -0.03674
+    """
     keep = ~np.isnan(loo)
     w = np.where(keep, weights[:, None], 0.0)
     v = np.where(keep, loo, 0.0)
@@ -505,22 +511,39 @@ def _jackknife_acceleration(loo: np.ndarray, weights: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.zeros(num.shape), where=den > 0)
 
 
-def _interval(
-    reps: np.ndarray, estimate: np.ndarray, level: float, kind: str, accel: np.ndarray | None = None
+def interval_from_replicates(
+    reps: np.ndarray, estimate: np.ndarray, level: float, kind: str, accel: np.ndarray | None = None,
+    center: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(low, high, undefined replicates per entry) of (B, ...) replicates; percentile or BCa."""
+    """(low, high, undefined replicates per entry) of (B, ...) bootstrap replicates.
+
+    ``kind="percentile"``: the alpha/2 and 1 - alpha/2 quantiles (linear interpolation, numpy's
+    default), NaN replicates left out. ``kind="bca"`` (Efron 1987): the quantile levels
+    Phi(z0 + (z0 + z_q) / (1 - a (z0 + z_q))), with the bias correction z0 = Phi^-1(share of
+    replicates below ``center``, ties counted half, kept within [0.5/B, 1 - 0.5/B]) and the
+    acceleration ``accel`` (:func:`jackknife_acceleration`; None: 0). ``center``: the statistic
+    of the table the replicates were drawn from (default ``estimate``; the smoothed table's
+    value when the draws were smoothed). scipy.stats.bootstrap's BCa gives the same bounds from
+    the same replicates (tests/test_uncertainty.py).
+
+    >>> reps = np.arange(1, 1001, dtype=float)[:, None] / 1000
+    >>> low, high, _ = interval_from_replicates(reps, np.array([0.5]), 0.9, "percentile")
+    >>> round(float(low[0]), 5), round(float(high[0]), 5)
+    (0.05095, 0.95005)
+    """
     from scipy.special import ndtr, ndtri
 
     B = reps.shape[0]
     shape = reps.shape[1:]
     flat = reps.reshape(B, -1)
     est = np.broadcast_to(np.asarray(estimate, dtype=np.float64), shape).reshape(-1)
+    ref = est if center is None else np.broadcast_to(np.asarray(center, dtype=np.float64), shape).reshape(-1)
     alpha = 1.0 - level
     q = np.array([alpha / 2, 1 - alpha / 2])[:, None] * np.ones(flat.shape[1])
     if kind == "bca":
         valid = (~np.isnan(flat)).sum(axis=0)
         with np.errstate(invalid="ignore"):
-            below = (flat < est).sum(axis=0) + 0.5 * (flat == est).sum(axis=0)
+            below = (flat < ref).sum(axis=0) + 0.5 * (flat == ref).sum(axis=0)
             frac = np.divide(below, valid, out=np.full(below.shape, 0.5), where=valid > 0)
         frac = np.clip(frac, 0.5 / B, 1 - 0.5 / B)  # all replicates on one side: keep z0 finite
         z0 = ndtri(frac)
@@ -570,11 +593,13 @@ def _jackknife(statistic: Callable[[np.ndarray], Any], cells: np.ndarray) -> tup
     return np.concatenate([np.asarray(p, dtype=np.float64) for p in parts]), weights
 
 
-def _method_name(kind: str, n_resamples: int, stratify: bool, ranking: bool) -> str:
+def _method_name(kind: str, n_resamples: int, sampling: str, ranking: bool, k: int | None = None) -> str:
+    """k: the classes of a confusion table whose cells are smoothed by 1/k (None: no smoothing)."""
     what = "score cells" if ranking else "cells"
-    strat = (", stratified by class" if ranking else ", stratified by true class") if stratify else ""
     name = "percentile" if kind == "percentile" else "BCa"
-    return f"bootstrap {name} (multinomial over {what}{strat}, B={n_resamples})"
+    smoothed = f", shares of cell + 1/{k}" if k else ""
+    design = sampling_phrase(sampling, ranking)
+    return f"bootstrap {name} (multinomial over {what}{smoothed}, {design}, B={n_resamples})"
 
 
 def _warn_undefined(count: int, total: int, what: str) -> None:
@@ -595,7 +620,8 @@ def bootstrap_ci(
     n_resamples: int = 2000,
     level: float = 0.95,
     seed: Any = None,
-    stratify: bool = True,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> ConfidenceInterval:
     """Bootstrap confidence interval of ``statistic`` over the cells of a count table.
 
@@ -605,8 +631,9 @@ def bootstrap_ci(
     values (e.g. ``lambda t: m.accuracy(t)``, or for a ranking
     ``lambda t: curves.roc_auc(t[:, 0], t[:, 1])``); scalars give float bounds, vectors arrays.
 
-    Replicates are multinomial over the cells, each row (true class) with its own total when
-    ``stratify``. ``percentile``: the alpha/2 and 1 - alpha/2 quantiles of the replicates.
+    Replicates are multinomial over the cells: all together (``sampling="cross-sectional"``,
+    the default), or each row (true class) with its own total ("stratified"; ``stratify`` is the
+    deprecated spelling). ``percentile``: the alpha/2 and 1 - alpha/2 quantiles of the replicates.
     ``bca`` (Efron 1987): the quantiles shifted by the bias correction z0 (share of replicates
     below the estimate, ties counted half, kept within [0.5/B, 1 - 0.5/B]) and the acceleration
     from a jackknife over the cells: leaving out one count of cell c gives theta_(c), weighted
@@ -620,18 +647,19 @@ def bootstrap_ci(
     """
     level = check_level(level)
     _choice(method, ("percentile", "bca"), "method")
+    sampling = check_sampling(sampling, stratify)
     n_resamples = _check_resamples(n_resamples)
     cells, is_ranking = _cells_of(data)
     cells = _integer_cells(cells, "the table")
     estimate = np.asarray(statistic(cells[None]), dtype=np.float64)[0]
-    reps = _replicates(statistic, cells, n_resamples, seed, stratify)
+    reps = _replicates(statistic, cells, n_resamples, seed, sampling)
     accel = None
     if method == "bca":
         loo, w = _jackknife(statistic, cells)
-        accel = _jackknife_acceleration(np.asarray(loo).reshape(loo.shape[0], -1), w)
-    low, high, undefined = _interval(reps, estimate, level, method, accel)
+        accel = jackknife_acceleration(np.asarray(loo).reshape(loo.shape[0], -1), w)
+    low, high, undefined = interval_from_replicates(reps, estimate, level, method, accel)
     _warn_undefined(int(undefined.sum()), reps.size, "the statistic")
-    name = _method_name(method, n_resamples, stratify, is_ranking)
+    name = _method_name(method, n_resamples, sampling, is_ranking)
     return ConfidenceInterval(_out(low), _out(high), level, name, _out(estimate))
 
 
@@ -648,7 +676,8 @@ def confusion_intervals(
     beta: float | None = None,
     labels: Any = None,
     proportion_method: str = "wilson",
-    stratify: bool = True,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
     weight_squares: Any = None,
     n_cases: Any = None,
 ) -> Intervals:
@@ -685,10 +714,24 @@ def confusion_intervals(
       rate are binomial proportions (``proportion_method``, Wilson score by default); micro
       precision = recall = F equal accuracy, and micro fall-out = error rate / (k - 1) with
       micro specificity = micro NPV = 1 - that, so those are the same interval, transformed;
-      F-beta, the macro and weighted averages, balanced accuracy, MCC and Cohen's kappa use the
-      "delta method (multinomial)" (estimate +/- z se, clipped to the metric's range).
+      balanced accuracy and macro recall (the mean of the classes' recalls) combine the
+      classes' score intervals by MOVER; F-beta, the other macro and weighted averages, MCC and
+      Cohen's kappa use the delta method, with two guards that the coverage simulation
+      (``benchmarks/coverage.py``) asked for: the variance is taken at the table smoothed by
+      1/k of a case per cell (:func:`clfeval.resampling.smoothing_of`; an empty cell would
+      give no variance at all), and the interval is formed on the logit scale (Fisher's z for
+      MCC and kappa, on [-1, 1]), so it stays inside the range and follows its skew
+      (:func:`clfeval.interval_scales.transformed_interval`). ``standard_error`` is the plain delta method's, at the
+      observed table (as statsmodels and textbooks give it); the interval is not estimate +/- z
+      times it.
     * bootstrap / bca: every entry from the same ``n_resamples`` multinomial resamples of the
-      cells (stratified by true class unless ``stratify=False``), percentile or BCa.
+      cells, percentile or BCa: all cells together (``sampling="cross-sectional"``, the
+      default: the prevalence varies between replicates as between test sets), or each true
+      class with its own total (``sampling="stratified"``, for samples drawn by class;
+      ``stratify=True`` is its deprecated spelling). Each cell's share in the draws is its
+      count plus 1/k (so that an empty cell can fill: with every positive caught, recall would
+      otherwise be 1 in every replicate); BCa's bias correction counts the replicates against
+      the smoothed table's value. The method name says all of it.
 
     * weighted cases (``counts`` holds sums of sample weights): give ``weight_squares``, the
       (k, k) sums of squared weights per cell, and ``n_cases``, the number of cases; analytic
@@ -703,12 +746,13 @@ def confusion_intervals(
 
     >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]), method="bootstrap", n_resamples=500)
     >>> d["overall"]["accuracy"].method
-    'bootstrap percentile (multinomial over cells, stratified by true class, B=500)'
+    'bootstrap percentile (multinomial over cells, shares of cell + 1/2, cross-sectional, B=500)'
     >>> sorted(d["averages"]["macro"])
     ['f1', 'fallout', 'npv', 'precision', 'recall', 'specificity']
     """
     level = check_level(level)
     _choice(method, ("analytic", "bootstrap", "bca"), "method")
+    sampling = check_sampling(sampling, stratify)
     _choice(proportion_method, PROPORTION_METHODS, "proportion_method")
     if beta is not None and not (beta >= 0):
         raise ValueError(f"beta must be non-negative, got {beta!r}.")
@@ -727,7 +771,7 @@ def confusion_intervals(
     squares = _weight_squares(weight_squares, n_cases, cmf, method)
     if method == "analytic":
         cis = _analytic(cmf, est, level, proportion_method, beta, k, squares, n_cases)
-        flat = sorted({f"{s} {n}" for (s, n), ci in cis.items() if ci.method in (DELTA, DELTA_WEIGHTED)
+        flat = sorted({f"{s} {n}" for (s, n), ci in cis.items() if ci.method.startswith((DELTA, DELTA_WEIGHTED))
                        and np.any((np.asarray(ci.low) == np.asarray(ci.high)) & ~np.isnan(np.asarray(ci.low)))})
         if flat:
             notes.append(
@@ -738,15 +782,17 @@ def confusion_intervals(
     else:
         cells = _integer_cells(cm, "the confusion table")
         n_resamples = _check_resamples(n_resamples)
-        reps = _replicates(lambda t: _confusion_metrics(t, beta), cells, n_resamples, seed, stratify)
+        smoothing = smoothing_of(cells)
+        reps = _replicates(lambda t: _confusion_metrics(t, beta), cells, n_resamples, seed, sampling, smoothing)
+        center = _confusion_metrics(cells + smoothing, beta)
         accel: dict[Any, np.ndarray] = {}
         kind = "percentile" if method == "bootstrap" else "bca"
         if kind == "bca":
             loo, w = _jackknife(lambda t: _confusion_metrics(t, beta), cells)
-            accel = {key: _jackknife_acceleration(v.reshape(v.shape[0], -1), w) for key, v in loo.items()}
-        name = _method_name(kind, n_resamples, stratify, ranking=False)
+            accel = {key: jackknife_acceleration(v.reshape(v.shape[0], -1), w) for key, v in loo.items()}
+        name = _method_name(kind, n_resamples, sampling, ranking=False, k=k)
         for key, r in reps.items():
-            low, high, undefined = _interval(r, est[key], level, kind, accel.get(key))
+            low, high, undefined = interval_from_replicates(r, est[key], level, kind, accel.get(key), center[key])
             if undefined.any():
                 where = ""
                 if key[0] == "per_class":
@@ -877,23 +923,77 @@ def _analytic(
     delta_keys += [("overall", "balanced_accuracy"), ("overall", "mcc"), ("overall", "kappa")]
     from .measure_gradients import confusion_variances
 
+    # the delta method at the table smoothed by 1/k of a case per cell (clfeval.resampling): an
+    # empty cell would otherwise give its measures no variance at all
     if squares is None:
-        variances = confusion_variances(cm, cm, cm.sum(axis=(-2, -1)), beta)
+        plain = confusion_variances(cm, cm, cm.sum(axis=(-2, -1)), beta)
+        smoothed = cm + smoothing_of(cm)
+        variances = confusion_variances(smoothed, smoothed, smoothed.sum(axis=(-2, -1)), beta)
         how = DELTA
-    else:
-        variances = confusion_variances(cm, squares, n_cases, beta)
+    else:  # weighted cases: 1/k of a case of the mean weight per cell
+        plain = confusion_variances(cm, squares, n_cases, beta)
+        mean_weight = (cm.sum(axis=(-2, -1)) / np.asarray(n_cases, dtype=np.float64))[..., None, None]
+        smoothed = cm + smoothing_of(cm) * mean_weight
+        variances = confusion_variances(smoothed, squares + smoothing_of(cm) * mean_weight**2, n_cases, beta)
         how = DELTA_WEIGHTED
-    se = {key: np.sqrt(v) for key, v in variances.items()}
+    center = _confusion_metrics(smoothed, beta)
     z = _z(level)
     for key in delta_keys:
         e = np.asarray(est[key])
-        s = np.asarray(se[key])
-        lo_lim, hi_lim = _RANGE.get(key[1], (0.0, 1.0))
-        low = np.where(np.isnan(e), np.nan, np.clip(e - z * s, lo_lim, hi_lim))
-        high = np.where(np.isnan(e), np.nan, np.clip(e + z * s, lo_lim, hi_lim))
-        out[key] = ConfidenceInterval(_out(low), _out(high), level, how, _out(e),
-                                      standard_error=_out(np.where(np.isnan(e), np.nan, s)))
+        se_smoothed = np.where(np.isnan(e), np.nan, np.sqrt(variances[key]))
+        low, high = transformed_interval(e, np.asarray(center[key]), se_smoothed, z, _RANGE.get(key[1], (0.0, 1.0)))
+        se = np.where(np.isnan(e), np.nan, np.sqrt(plain[key]))  # the textbook delta method's, reported
+        out[key] = ConfidenceInterval(_out(low), _out(high), level, delta_method_name(how, key[1], k),
+                                      _out(e), standard_error=_out(se))
+    recall = np.asarray(est["per_class", "recall"])
+    for key in (("overall", "balanced_accuracy"), ("macro", "recall")):
+        out[key] = mover_average(out["per_class", "recall"], recall, None, np.asarray(est[key]), level)
+    out["weighted", "recall"] = ConfidenceInterval(  # sum over classes of support x recall / n = accuracy
+        acc.low, acc.high, level, f"{acc.method} (weighted recall = accuracy)", _out(est["weighted", "recall"]),
+        acc.standard_error)
+    support = tp + fn
+    for avg, weights in (("macro", None), ("weighted", support)):
+        for name in ("precision", "specificity", "npv", "fallout"):
+            delta = out[avg, name]
+            mover = mover_average(out["per_class", name], np.asarray(est["per_class", name]), weights,
+                                  np.asarray(est[avg, name]), level)
+            out[avg, name] = ConfidenceInterval(
+                _out(np.fmin(delta.low, mover.low)), _out(np.fmax(delta.high, mover.high)), level,
+                f"{delta.method} or {mover.method}, whichever reaches further", delta.estimate, delta.standard_error)
     return out
+
+
+def mover_average(per_class: ConfidenceInterval, values: np.ndarray, weights: np.ndarray | None,
+                  average: np.ndarray, level: float) -> ConfidenceInterval:
+    """An average of per-class proportions sum_i w_i p_i by MOVER (Zou & Donner 2008; Newcombe
+    2011): low = average - sqrt(sum w_i^2 (p_i - l_i)^2), high = average + sqrt(sum w_i^2 (u_i -
+    p_i)^2), from each class's score interval (l_i, u_i). The skew of each interval carries into
+    the average, and a class at 0 or 1 still adds its width. Exact in its assumptions for the
+    recalls (balanced accuracy: each from its own row) and for two classes; classes with an
+    undefined value are left out and the weights (None: equal; else e.g. the supports) rescaled.
+
+    >>> from clfeval.uncertainty import proportion_ci
+    >>> ci = proportion_ci(np.array([6, 50]), np.array([6, 54]))  # recalls 6/6 and 50/54
+    >>> r = np.array([1.0, 50 / 54])
+    >>> iv = mover_average(ci, r, None, r.mean(), 0.95)
+    >>> round(iv.low, 4), round(iv.high, 4)
+    (0.7613, 0.9854)
+    """
+    lows, highs = np.asarray(per_class.low, dtype=np.float64), np.asarray(per_class.high, dtype=np.float64)
+    ok = ~np.isnan(values)
+    w = np.ones(values.shape) if weights is None else np.asarray(weights, dtype=np.float64)
+    w = np.where(ok, w, 0.0)
+    total = w.sum(axis=-1, keepdims=True)
+    w = np.where(total > 0, w, ok.astype(np.float64))  # all-zero weights: plain mean, as the report
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = w / w.sum(axis=-1, keepdims=True)
+        down = np.sqrt(np.where(ok, (w * (values - lows)) ** 2, 0.0).sum(axis=-1))
+        up = np.sqrt(np.where(ok, (w * (highs - values)) ** 2, 0.0).sum(axis=-1))
+    defined = ok.any(axis=-1) & ~np.isnan(average)
+    low = np.where(defined, np.clip(average - down, 0.0, 1.0), np.nan)
+    high = np.where(defined, np.clip(average + up, 0.0, 1.0), np.nan)
+    return ConfidenceInterval(_out(low), _out(high), level, f"MOVER from each class's {per_class.method} interval",
+                              _out(average))
 
 
 # ------------------------------------------------------------------------------------------
@@ -907,8 +1007,10 @@ def _ap_stat(t: np.ndarray) -> np.ndarray:
     return np.asarray(_average_precision(t[:, 0], t[:, 1]), dtype=np.float64)
 
 
-def _auc_leave_one_out(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Closed-form leave-one-out AUCs (one per non-empty cell) and their weights.
+def auc_leave_one_out(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Closed-form leave-one-out AUCs (one per non-empty cell) and their weights, for BCa.
+
+    ``cells``: the (2, D) table [negatives; positives] per score, highest first.
 
     U counts (positive, negative) pairs with the positive ranked higher (ties half). Dropping a
     positive at score s removes the negatives below it plus half those tied at s; dropping a
@@ -935,15 +1037,18 @@ def ranking_intervals(
     interval: Literal["percentile", "bca"] = "percentile",
     n_resamples: int = 2000,
     seed: Any = 0,
-    stratify: bool = True,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> dict[str, ConfidenceInterval]:
     """Bootstrap intervals of ROC AUC and average precision of a BinaryRanking.
 
     Returns ``{"roc_auc": ConfidenceInterval, "average_precision": ConfidenceInterval}``, both
-    from the same replicates: each class's counts redrawn multinomially over the distinct scores
-    (``stratify``). ``interval="bca"`` takes ROC AUC's jackknife in closed form (from the
-    Mann-Whitney placements) and AP's over the score cells. DeLong's interval for AUC is
-    :func:`clfeval.stats.delong.delong_auc_ci`. Cost: B x (number of distinct scores).
+    from the same replicates: the counts redrawn multinomially over the distinct scores, all
+    together (``sampling="cross-sectional"``) or each class with its own total ("stratified").
+    ``interval="bca"`` takes ROC AUC's jackknife in closed form (from the Mann-Whitney
+    placements) and AP's over the score cells. These are the plain percentile and BCa intervals;
+    the report's intervals of the areas, chosen by their coverage, are
+    :func:`clfeval.area_intervals.ranking_area_intervals`. Cost: B x (number of distinct scores).
 
     >>> from clfeval.roc_pr import BinaryRanking
     >>> r = BinaryRanking(np.arange(8.0)[::-1], None, np.array([1, 1, 0, 1, 0, 1, 0, 0], bool))
@@ -956,6 +1061,7 @@ def ranking_intervals(
         raise ValueError("method='delong' lives in clfeval.stats.delong.delong_auc_ci; here method='bootstrap'.")
     _choice(method, ("bootstrap",), "method")
     _choice(interval, ("percentile", "bca"), "interval")
+    sampling = check_sampling(sampling, stratify)
     n_resamples = _check_resamples(n_resamples)
     cells = _ranking_cells(ranking)
 
@@ -963,17 +1069,17 @@ def ranking_intervals(
         return {"roc_auc": _auc_stat(t), "average_precision": _ap_stat(t)}
 
     est = both(cells[None])
-    reps = _replicates(both, cells, n_resamples, seed, stratify)
+    reps = _replicates(both, cells, n_resamples, seed, sampling)
     accel: dict[str, np.ndarray] = {}
     if interval == "bca":
-        loo, w = _auc_leave_one_out(cells)
-        accel["roc_auc"] = _jackknife_acceleration(loo[:, None], w)
+        loo, w = auc_leave_one_out(cells)
+        accel["roc_auc"] = jackknife_acceleration(loo[:, None], w)
         loo_ap, w_ap = _jackknife(_ap_stat, cells)
-        accel["average_precision"] = _jackknife_acceleration(loo_ap[:, None], w_ap)
-    name = _method_name(interval, n_resamples, stratify, ranking=True)
+        accel["average_precision"] = jackknife_acceleration(loo_ap[:, None], w_ap)
+    name = _method_name(interval, n_resamples, sampling, ranking=True)
     out = {}
     for key, r in reps.items():
-        low, high, undefined = _interval(r, est[key][0], level, interval, accel.get(key))
+        low, high, undefined = interval_from_replicates(r, est[key][0], level, interval, accel.get(key))
         _warn_undefined(int(undefined.sum()), r.size, key)
         out[key] = ConfidenceInterval(_out(low), _out(high), level, name, float(est[key][0]))
     return out
@@ -1073,26 +1179,30 @@ def _grid(values: Any, name: str, default: int = 101) -> np.ndarray:
 
 def _band(
     kind: str, stat: Callable[[np.ndarray], np.ndarray], ranking: Any, grid: np.ndarray,
-    level: float, n_resamples: int, seed: Any, stratify: bool,
+    level: float, n_resamples: int, seed: Any, sampling: str, stratify: bool | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     level = check_level(level)
+    sampling = check_sampling(sampling, stratify, stacklevel=4)
     n_resamples = _check_resamples(n_resamples)
     cells = _ranking_cells(ranking)
     est = stat(cells[None])[0]
-    reps = _replicates(stat, cells, n_resamples, seed, stratify)
-    low, high, undefined = _interval(reps, est, level, "percentile")
+    reps = _replicates(stat, cells, n_resamples, seed, sampling)
+    low, high, undefined = interval_from_replicates(reps, est, level, "percentile")
     _warn_undefined(int(undefined.sum()), reps.size, f"the {kind}")
-    return est, low, high, _method_name("percentile", n_resamples, stratify, ranking=True)
+    return est, low, high, _method_name("percentile", n_resamples, sampling, ranking=True)
 
 
 def roc_band(
     ranking: Any, fpr: Any = None, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
-    stratify: bool = True,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
 ) -> CurveBand:
     """Pointwise bootstrap band of the ROC curve: TPR at each false positive rate of ``fpr``.
 
     The curve is the ROC polyline (ties as straight segments); at an FPR where it rises
-    vertically the highest TPR is taken. Default grid: 0, 0.01, ..., 1.
+    vertically the highest TPR is taken. Default grid: 0, 0.01, ..., 1. The ROC curve is
+    conditional on the class, so the replicates redraw each class with its own total
+    (``sampling="stratified"``) by default; "cross-sectional" also redraws the prevalence.
 
     >>> from clfeval.roc_pr import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
@@ -1105,13 +1215,14 @@ def roc_band(
     def stat(t: np.ndarray) -> np.ndarray:
         return _y_at_x(*_roc_axes(t), grid)
 
-    est, low, high, name = _band("ROC band", stat, ranking, grid, level, n_resamples, seed, stratify)
+    est, low, high, name = _band("ROC band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
     return CurveBand("roc", grid, est, low, high, level, name)
 
 
 def pr_band(
     ranking: Any, recall: Any = None, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
-    stratify: bool = True,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> CurveBand:
     """Pointwise bootstrap band of the precision-recall curve: precision at each recall of ``recall``.
 
@@ -1128,16 +1239,18 @@ def pr_band(
     def stat(t: np.ndarray) -> np.ndarray:
         return _precision_at_recall(t, grid)
 
-    est, low, high, name = _band("PR band", stat, ranking, grid, level, n_resamples, seed, stratify)
+    est, low, high, name = _band("PR band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
     return CurveBand("pr", grid, est, low, high, level, name)
 
 
 def sensitivity_at_specificity(
     ranking: Any, specificity: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
-    stratify: bool = True,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
 ) -> ConfidenceInterval:
     """Sensitivity (TPR) on the ROC polyline where specificity is ``specificity``, with a
-    bootstrap percentile interval (over the score cells). Arrays of specificities give arrays.
+    bootstrap percentile interval (over the score cells, each class redrawn with its own total
+    by default, as :func:`roc_band`). Arrays of specificities give arrays.
 
     >>> from clfeval.roc_pr import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
@@ -1149,7 +1262,7 @@ def sensitivity_at_specificity(
     def stat(t: np.ndarray) -> np.ndarray:
         return _y_at_x(*_roc_axes(t), 1.0 - spec)
 
-    est, low, high, name = _band("sensitivity", stat, ranking, spec, level, n_resamples, seed, stratify)
+    est, low, high, name = _band("sensitivity", stat, ranking, spec, level, n_resamples, seed, sampling, stratify)
     squeeze = np.ndim(specificity) == 0
     pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
     return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))
@@ -1157,10 +1270,12 @@ def sensitivity_at_specificity(
 
 def specificity_at_sensitivity(
     ranking: Any, sensitivity: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
-    stratify: bool = True,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
 ) -> ConfidenceInterval:
     """Specificity on the ROC polyline where sensitivity first reaches ``sensitivity``, with a
-    bootstrap percentile interval (over the score cells). Arrays of sensitivities give arrays.
+    bootstrap percentile interval (over the score cells, each class redrawn with its own total
+    by default, as :func:`roc_band`). Arrays of sensitivities give arrays.
 
     >>> from clfeval.roc_pr import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
@@ -1173,7 +1288,7 @@ def specificity_at_sensitivity(
         fpr, tpr = _roc_axes(t)
         return 1.0 - _x_at_y(fpr, tpr, sens)
 
-    est, low, high, name = _band("specificity", stat, ranking, sens, level, n_resamples, seed, stratify)
+    est, low, high, name = _band("specificity", stat, ranking, sens, level, n_resamples, seed, sampling, stratify)
     squeeze = np.ndim(sensitivity) == 0
     pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
     return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))

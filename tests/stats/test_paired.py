@@ -129,7 +129,8 @@ def test_bootstrap_cells_agrees_with_naive_row_loop(name, stratify):
     b = np.where(rng.random(n) < 0.7, y, 1 - y)
     func = getattr(metrics, name)
     B = 3000
-    r = paired_bootstrap_test(y, a, b, name, n_resamples=B, seed=11, stratify=stratify)
+    sampling = "stratified" if stratify else "cross-sectional"
+    r = paired_bootstrap_test(y, a, b, name, n_resamples=B, seed=11, sampling=sampling)
     assert "cells" in r.method
     naive = _naive_bootstrap(y, a, b, func, B, 12, stratify)
     assert r.estimate == pytest.approx(func(y, a) - func(y, b), abs=1e-12)
@@ -146,7 +147,7 @@ def test_bootstrap_row_path_matches_naive_loop_same_seed():
     a = rng.random(60) + 0.5 * y
     b = rng.random(60) + 0.2 * y
     metric = lambda t, s: metrics.roc_auc_score(t, s)  # noqa: E731 - plain callable: row resampling
-    r = paired_bootstrap_test(y, a, b, metric, n_resamples=300, seed=4, stratify=False)
+    r = paired_bootstrap_test(y, a, b, metric, n_resamples=300, seed=4, sampling="cross-sectional")
     naive = _naive_bootstrap(y, a, b, metric, 300, 4, stratify=False)  # same generator calls
     lo, hi = r.confidence_interval(0.8)
     assert (lo, hi) == (pytest.approx(np.quantile(naive, 0.1)), pytest.approx(np.quantile(naive, 0.9)))

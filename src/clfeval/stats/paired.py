@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import measures as _m
 from ..labels import as_array, check_consistent_length, encode, union_labels, unique_sorted
+from ..resampling import check_sampling, sampling_phrase
 from ._result import TestResult, check_alternative, check_level
 
 __all__ = ["paired_bootstrap_test", "paired_permutation_test"]
@@ -283,7 +284,8 @@ def _index_replicates(n: int, strata: list[np.ndarray] | None, size: int, rng: n
 
 
 def _cell_replicates(cells: _Cells, stratify: bool, size: int, rng: np.random.Generator) -> np.ndarray:
-    """(size, m) multinomial draws of the cell counts, per true class when ``stratify``."""
+    """(size, m) multinomial draws of the cell counts, per true class when ``stratify``
+    (``sampling="stratified"``)."""
     counts = cells.counts
     if not stratify:
         return rng.multinomial(int(counts.sum()), counts / counts.sum(), size=size)
@@ -323,12 +325,15 @@ def paired_bootstrap_test(
     seed: Any = None,
     alternative: str = "two-sided",
     level: float = 0.95,
-    stratify: bool = True,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
 ) -> TestResult:
     """Paired bootstrap of ``metric(A) - metric(B)``: cases are resampled with both predictions.
 
-    Replicates resample the cases with replacement (within each true class when
-    ``stratify``, the default, so class supports stay fixed). The interval is the percentile
+    Replicates resample the cases with replacement: all together (``sampling="cross-sectional"``,
+    the default: the number of cases of each class varies as it does between test sets), or
+    within each true class ("stratified", for samples drawn by class; ``stratify=True`` is the
+    deprecated spelling). The interval is the percentile
     interval of the replicated differences (one-sided for one-sided alternatives); the p-value
     inverts it: ``(1 + #{d* <= 0}) / (B + 1)`` for ``alternative="greater"`` (A better),
     ``(1 + #{d* >= 0}) / (B + 1)`` for ``"less"``, twice the smaller for two-sided (at most 1).
@@ -353,6 +358,7 @@ def paired_bootstrap_test(
     """
     check_alternative(alternative)
     level = check_level(level)
+    stratify = check_sampling(sampling, stratify) == "stratified"
     n_resamples = _check_resamples(n_resamples)
     y, a, b = _inputs(y_true, pred_a, pred_b)
     m = _Metric(metric)
@@ -388,7 +394,7 @@ def paired_bootstrap_test(
             notes.append(f"the metric warned during resampling ({len(caught)} warnings, e.g. "
                          f"{str(caught[0].message)[:120]!r}).")
         how = "rows resampled"
-    how += ", stratified by true class" if stratify else ""
+    how += ", " + sampling_phrase("stratified" if stratify else "cross-sectional")
     _warn_note(counters, notes)
     bad = np.isnan(diffs)
     if bad.any():
