@@ -24,8 +24,9 @@ error of sqrt(0.95 x 0.05 / R), 0.007 at R = 1000; the table gives each coverage
 
 writes ``results/coverage.json``, ``results/coverage_table.md`` (every cell) and
 ``results/coverage_summary.md`` (the README's block, put there by ``update_readme.py``);
-``--quick`` writes ``coverage_quick*`` instead. ``--rows FILE.json`` rebuilds the tables from a
-saved run without simulating.
+``--quick`` writes ``coverage_quick*`` instead. ``--rows A.json [B.json ...]`` rebuilds the
+tables from saved runs without simulating: the README's table is the main run together with
+``--methods delong --out results/coverage_delong`` (pROC's plain DeLong interval of the AUC).
 ``--check`` exits 1 when a default interval falls outside its band beyond Monte Carlo error:
 93-97% where each class has at least 20 expected cases, at least 90% below that (an interval
 counts as outside when its coverage's 99% Monte Carlo interval misses the band).
@@ -50,6 +51,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 METHODS = ("analytic", "bootstrap", "bca")
+#: also simulated on request: pROC's plain DeLong interval, which differs from analytic only for ROC AUC
+KEPT_BY_NAME = ("delong",)
 Z99 = 2.576
 
 
@@ -180,7 +183,7 @@ def _one_chunk(args: tuple) -> dict:
                             for sec, lab, meas in truths]
                 for sec, lab, meas, _est, low, high, _se, _lvl, how in rows:
                     key = (sec, _key(lab), meas)
-                    if key not in truths:
+                    if key not in truths or (method == "delong" and meas != "roc_auc"):
                         continue
                     t = truths[key]
                     c = tally.setdefault((method, key), [0, 0, 0, 0, 0.0, set()])
@@ -277,6 +280,10 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
+def _methods_of(rows: list[dict]) -> list[str]:
+    return [m for m in (*METHODS, *KEPT_BY_NAME) if any(r["method"] == m for r in rows)]
+
+
 def summary_table(rows: list[dict], reps: int, n_resamples: int, seconds: float, workers: int | None = None) -> str:
     """The README's block: the count of cells in band and the worst design of each measure and method."""
     s = summary(rows)
@@ -289,12 +296,12 @@ def summary_table(rows: list[dict], reps: int, n_resamples: int, seconds: float,
         f"{s['high']} too high.** Worst design of each measure (coverage %, design "
         "`b-prevalence-AUC-n` or `m3-n`); every cell is in `benchmarks/results/coverage_table.md`:",
         "",
-        "| measure | " + " | ".join(METHODS) + " |",
-        "|:---|" + "---:|" * len(METHODS),
+        "| measure | " + " | ".join(_methods_of(rows)) + " |",
+        "|:---|" + "---:|" * len(_methods_of(rows)),
     ]
     for meas in sorted({r["measure"] for r in rows}):
         cells = []
-        for method in METHODS:
+        for method in _methods_of(rows):
             w = s["worst"].get(f"{method} {meas}")
             cells.append("" if w is None else f"{100 * w['coverage']:.1f} ({w['design']})")
         lines.append(f"| {meas} | " + " | ".join(cells) + " |")
@@ -324,18 +331,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="4 designs, R = 200 (what .ci/run checks)")
     ap.add_argument("--reps", type=int, default=None, help="test sets per design (default 1000; --quick 200)")
     ap.add_argument("--designs", nargs="*", default=None, help="design names (default: all)")
-    ap.add_argument("--methods", nargs="*", default=list(METHODS), choices=METHODS)
+    ap.add_argument("--methods", nargs="*", default=list(METHODS), choices=(*METHODS, *KEPT_BY_NAME))
     ap.add_argument("--n-resamples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=20261128)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path, default=None, help="results file stem (default results/coverage)")
     ap.add_argument("--check", action="store_true", help="exit 1 if a cell is outside its band beyond MC error")
-    ap.add_argument("--rows", type=Path, default=None, help="rebuild the tables from a saved run's JSON")
+    ap.add_argument("--rows", type=Path, nargs="+", default=None,
+                    help="rebuild the tables from saved runs' JSON (several: their rows together)")
     a = ap.parse_args(argv)
     if a.rows is not None:
-        saved = json.loads(a.rows.read_text())
-        stem = a.out or a.rows.with_suffix("")
-        args = (saved["rows"], saved["reps"], saved["n_resamples"], saved["seconds"], saved.get("workers"))
+        runs = [json.loads(p.read_text()) for p in a.rows]
+        saved = runs[0]
+        stem = a.out or a.rows[0].with_suffix("")
+        rows = [r for run in runs for r in run["rows"]]
+        args = (rows, saved["reps"], saved["n_resamples"], sum(run["seconds"] for run in runs), saved.get("workers"))
         Path(f"{stem}_table.md").write_text(full_table(*args))
         Path(f"{stem}_summary.md").write_text(summary_table(*args))
         return 0
