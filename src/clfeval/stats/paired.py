@@ -343,9 +343,9 @@ def paired_bootstrap_test(
     Seeds: ``seed`` starts one ``numpy.random.default_rng`` stream. A label metric of
     :mod:`clfeval.metrics` (a name, or a ``functools.partial`` such as ``partial(f1_score,
     average="macro", labels=..., zero_division=0)``) draws each replicate's joint (true, A, B) cell
-    counts, multinomially within each true class; any other callable draws row indices. Drawing
-    ``n_c`` rows with replacement from class ``c`` gives exactly a multinomial of its cell counts,
-    so the two paths resample the same distribution, and their estimates are the same number; but
+    counts, multinomially (over all cells, or within each true class when stratified); any other
+    callable draws row indices. Drawing n rows with replacement (``n_c`` from class ``c``) gives
+    exactly a multinomial of the cell counts, so the two paths resample the same distribution, and their estimates are the same number; but
     they use the seed's random numbers differently, so for one seed their replicates (and so the
     interval and p-value) agree only within Monte Carlo error, not digit for digit.
 
