@@ -218,7 +218,7 @@ def test_average_precision_interval_is_the_formula():
     per_case = np.concatenate([np.repeat(g_neg, neg.astype(int)), np.repeat(g_pos, pos.astype(int))])
     var = float(((per_case - per_case.mean()) ** 2).sum())
     assert float(cell_variance(neg, pos, g_neg, g_pos)) == pytest.approx(var, rel=1e-12)
-    q = student_t.ppf(0.975, y.sum() - 1)
+    q = student_t.ppf(0.975, min(y.sum(), (1 - y).sum()) - 1)
     half = q * np.sqrt(var) / (ap * (1 - ap))
     ci = average_precision_interval(r)
     assert (ci.low, ci.high) == pytest.approx((expit(logit(ap) - half), expit(logit(ap) + half)), rel=1e-12)

@@ -405,8 +405,8 @@ def test_every_interval_made_of_a_standard_error_carries_it(weighted):
         # t quantile whose degrees of freedom are the fewest cases of a class the area needs, less 1
         if ci.method.startswith("DeLong, logit scale") or "t(min(P, N) - 1)" in ci.method:  # per class
             df = np.minimum(counts, counts.sum() - counts) - 1
-        elif ci.method.startswith("case influence, logit scale") or "t(P - 1)" in ci.method:  # AP per class
-            df = counts - 1
+        elif ci.method.startswith("case influence, logit scale"):  # AP per class: min(P, N) - 1 too
+            df = np.minimum(counts, counts.sum() - counts) - 1
         elif "quantile)" in ci.method:  # an average over classes: the df is in the name
             df = np.array([float(ci.method.split("t(")[1].split(")")[0])])
         else:  # the report's delta method: plain SE reported, interval from the smoothed table

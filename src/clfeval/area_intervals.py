@@ -92,7 +92,7 @@ def delong_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
 
 DELONG = "DeLong"
 LOGIT_DELONG = "DeLong, logit scale, t(min(P, N) - 1) quantile; Hanley-McNeil score bound at AUC 0 or 1"
-LOGIT_AP = "case influence, logit scale, t(P - 1) quantile; Wilson bound of P out of P at AP 1"
+LOGIT_AP = "case influence, logit scale, t(min(P, N) - 1) quantile; Wilson bound of P out of P at AP 1"
 
 
 def _t_quantile(level: float, df: float) -> float:
@@ -152,7 +152,7 @@ def average_precision_interval(ranking: Any, level: float = 0.95) -> ConfidenceI
 
     The first-order variance of AP under multinomial sampling of its score cells
     (:func:`clfeval.influence.average_precision_gradients`), on the logit scale, with the t
-    quantile of P - 1 degrees of freedom (P positives): AP is skewed and biased upward with few
+    quantile of min(P, N) - 1 degrees of freedom (P positives, N negatives): AP is skewed and biased upward with few
     positives, where the normal interval and the percentile bootstrap cover 81-92%. AP 1 (every
     positive above every negative): the Wilson interval of P successes in P trials, Boyd et al.'s
     (2013) binomial view of AP. NaN without a positive. Coverage: ``benchmarks/coverage.py``.
@@ -182,7 +182,9 @@ def average_precision_interval(ranking: Any, level: float = 0.95) -> ConfidenceI
         return ConfidenceInterval(float(wilson.low), 1.0, level, LOGIT_AP, ap, se)
     if not se > 0:
         return ConfidenceInterval(ap, ap, level, LOGIT_AP, ap, se)
-    return ConfidenceInterval(*logit_interval(ap, se, _t_quantile(level, p - 1)), level, LOGIT_AP, ap, se)
+    n = float(neg.sum())  # few cases of either class widen it: class 0's AP with 10 negatives covered 87% at P - 1
+    return ConfidenceInterval(*logit_interval(ap, se, _t_quantile(level, max(min(p, n) - 1, 1.0))), level, LOGIT_AP,
+                              ap, se)
 
 
 def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:

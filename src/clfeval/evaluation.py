@@ -762,14 +762,13 @@ class Evaluation:
             # a stream (no cases) is binary and unweighted here: per class from the rankings only
             infl = {} if self._cases is None else area_influences(self._cases, rankings, self._micro, area,
                                                                   per_class=weighted)
-            # t quantiles: (fewest cases of a class that the area needs) - 1, as area_intervals does
-            fewest = positives if area == "average_precision" else np.minimum(positives, negatives)
+            # t quantiles: (fewest cases on either side of a class) - 1, as area_intervals does
+            fewest = np.minimum(positives, negatives)
             df = [max(float(f) - 1, 1.0) for f in fewest]
             df_avg = max(float(fewest[fewest > 0].min()) - 1, 1.0) if (fewest > 0).any() else None
             if weighted:
                 est, u = infl["per_class"]
-                df_name = "P - 1" if area == "average_precision" else "min(P, N) - 1"
-                cis = [area_interval(area, e, ui, level, df=d, df_name=df_name) for e, ui, d in zip(est, u, df)]
+                cis = [area_interval(area, e, ui, level, df=d, df_name="min(P, N) - 1") for e, ui, d in zip(est, u, df)]
             else:
                 cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
                                               seed=seed, sampling=sampling)[area] for r in rankings]
