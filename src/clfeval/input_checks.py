@@ -9,7 +9,7 @@ that name the data row (1-based, counting the rows after the header) and the col
   are not UTF-8 in a column read (pyarrow says neither where nor, for UTF-8, which row);
 * :func:`first_not_utf8` - the first value of a binary column (text that failed UTF-8) that
   does not decode;
-* :func:`compression_of`, :func:`data_suffix`, :func:`open_decompressed`, :func:`read_head` -
+* :func:`compression_of`, :func:`data_suffix`, :func:`open_native`, :func:`open_decompressed`, :func:`read_head` -
   ``.csv.gz`` (and ``.bz2``, ``.zst``) files read like any CSV, streamed or not.
 
 >>> duplicated_columns(["label", "score", "score", "id"])
@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
-__all__ = ["COMPRESSIONS", "compression_of", "data_suffix", "stem_of", "open_decompressed", "read_head",
+__all__ = ["COMPRESSIONS", "compression_of", "data_suffix", "stem_of", "open_native", "open_decompressed", "read_head",
            "duplicated_columns", "duplicate_message", "duplicate_column_problem", "find_bad_csv_row", "csv_row_problem",
            "first_not_utf8", "shown_bytes", "read_failure_text", "csv_delimiter", "csv_bytes_per_row",
            "csv_conversion_column", "first_unconvertible"]
@@ -68,6 +68,26 @@ def data_suffix(path: str | os.PathLike[str]) -> str:
     if compression_of(p) is not None:
         p = p.with_suffix("")
     return p.suffix.lower()
+
+
+def open_native(path: str | os.PathLike[str]) -> Any:
+    """The file opened by pyarrow itself (a ``pyarrow.OSFile``), for pyarrow's CSV readers.
+
+    Their read-ahead runs on pyarrow's I/O threads; reading a Python file object there leaves
+    Python buffers that a thread still running at interpreter exit must release, which aborts
+    the process ("terminate called without an active exception") now and then. A native file
+    leaves none. ``tell()`` counts the bytes read, for progress.
+
+    >>> import tempfile
+    >>> f = os.path.join(tempfile.mkdtemp(), "p.csv")
+    >>> _ = open(f, "wb").write(b"label,score\\n")
+    >>> with open_native(f) as raw:
+    ...     raw.read(5), raw.tell()
+    (b'label', 5)
+    """
+    import pyarrow as pa
+
+    return pa.OSFile(os.fspath(path), "r")
 
 
 def open_decompressed(raw: BinaryIO, path: str | os.PathLike[str]) -> Any:
@@ -210,8 +230,8 @@ def csv_conversion_column(file: str | os.PathLike[str], exc: BaseException, pars
     m = _CSV_CONVERSION.search(str(exc))
     if m is None:
         return None
-    with open(file, "rb") as raw:
-        return pcsv.open_csv(open_decompressed(raw, file), parse_options=parse_options).schema.names[int(m.group(1))]
+    with open_native(file) as raw, pcsv.open_csv(open_decompressed(raw, file), parse_options=parse_options) as reader:
+        return reader.schema.names[int(m.group(1))]
 
 
 def first_unconvertible(file: str | os.PathLike[str], name: str, target: Any, read_options: Any, parse_options: Any
@@ -224,9 +244,9 @@ def first_unconvertible(file: str | os.PathLike[str], name: str, target: Any, re
 
     convert = pcsv.ConvertOptions(include_columns=[name], column_types={name: pa.string()}, strings_can_be_null=True)
     seen = 0
-    with open(file, "rb") as raw:
-        for batch in pcsv.open_csv(open_decompressed(raw, file), read_options=read_options,
-                                   parse_options=parse_options, convert_options=convert):
+    with open_native(file) as raw, pcsv.open_csv(open_decompressed(raw, file), read_options=read_options,
+                                                 parse_options=parse_options, convert_options=convert) as reader:
+        for batch in reader:
             column = batch.column(0)
             try:
                 pc.cast(column, target)

@@ -47,6 +47,7 @@ from .input_checks import (
     first_not_utf8,
     first_unconvertible,
     open_decompressed,
+    open_native,
     read_failure_text,
     read_head,
     shown_bytes,
@@ -256,10 +257,13 @@ class PredictionBatches:
             if _want_progress(self.nbytes, self.progress) else contextlib.nullcontext(lambda n: None)
         with bar as advance:
             for file, rows in self._places():
-                for table in self._file_batches(file, advance, rows):
-                    if table.num_rows:
-                        yield self._convert(table, rows.batch())
-                    rows.advance(table.num_rows)
+                # closed at once when a batch is refused: the CSV reader's read-ahead thread stops
+                # before the interpreter does (else it can abort the process at exit)
+                with contextlib.closing(self._file_batches(file, advance, rows)) as tables:
+                    for table in tables:
+                        if table.num_rows:
+                            yield self._convert(table, rows.batch())
+                        rows.advance(table.num_rows)
 
     def _file_batches(self, file: Path, advance: Callable[[int], None], rows: _Rows) -> Iterator[Any]:
         """One file's rows as pyarrow Tables of at most batch_rows rows (one record batch each)."""
@@ -278,10 +282,11 @@ class PredictionBatches:
             else:  # record batches as written (Feather) or as parsed (CSV blocks), regrouped
                 feather = self.format == "feather"
                 blocks = self._feather_blocks(file) if feather else self._csv_blocks(file, advance, rows)
-                for table in _regrouped(blocks, n):
-                    yield table
-                    if feather:
-                        advance(table.num_rows)
+                with contextlib.closing(blocks):
+                    for table in _regrouped(blocks, n):
+                        yield table
+                        if feather:
+                            advance(table.num_rows)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OSError) as exc:
             raise InputFileError(f"{file}: {read_failure_text(exc)}") from None
 
@@ -311,16 +316,16 @@ class PredictionBatches:
         convert = pcsv.ConvertOptions(include_columns=self._wanted, column_types=types)
         read = pcsv.ReadOptions(block_size=_csv_block_size(file, self.batch_rows))
         size, done, schema = file.stat().st_size, 0, None
-        with open(file, "rb") as raw:
+        with open_native(file) as raw:
             try:
-                reader = pcsv.open_csv(open_decompressed(raw, file), read_options=read,
-                                       parse_options=_csv_parse_options(file), convert_options=convert)
-                schema = reader.schema
-                for batch in reader:
-                    yield batch
-                    now = raw.tell()
-                    advance(now - done)
-                    done = now
+                with pcsv.open_csv(open_decompressed(raw, file), read_options=read,
+                                   parse_options=_csv_parse_options(file), convert_options=convert) as reader:
+                    schema = reader.schema
+                    for batch in reader:
+                        yield batch
+                        now = raw.tell()
+                        advance(now - done)
+                        done = now
             except pa.ArrowInvalid as exc:
                 try:
                     found = _csv_conversion_error(file, exc, schema, numeric, read, rows)
@@ -669,7 +674,7 @@ def _metadata(path: Path, fmt: str) -> tuple[Any, int | None]:
                 return reader.schema, reader.count_rows()
         import pyarrow.csv as pcsv
 
-        with open(path, "rb") as raw, pcsv.open_csv(
+        with open_native(path) as raw, pcsv.open_csv(
                 path if compression_of(path) is None else open_decompressed(raw, path),
                 parse_options=_csv_parse_options(path)) as reader:
             _ = reader.schema.names  # decoded here: a header that is not UTF-8 is said as such
@@ -755,20 +760,20 @@ def _read_csv(path: Path, columns: list[str], show_progress: bool) -> Any:
     if not show_progress and compression_of(path) is None:  # pyarrow opens the file itself: fastest
         return pcsv.read_csv(path, parse_options=parse, convert_options=convert)
     if not show_progress:
-        with open(path, "rb") as raw:
+        with open_native(path) as raw:
             return pcsv.read_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
     size = path.stat().st_size
     batches = []
-    with open(path, "rb") as raw, _progress_bar(path, size, "bytes") as advance:
-        reader = pcsv.open_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert)
-        done = 0
-        for batch in reader:
-            batches.append(batch)
-            now = raw.tell()
-            advance(now - done)
-            done = now
-        advance(size - done)
-        schema = reader.schema
+    with open_native(path) as raw, _progress_bar(path, size, "bytes") as advance:
+        with pcsv.open_csv(open_decompressed(raw, path), parse_options=parse, convert_options=convert) as reader:
+            done = 0
+            for batch in reader:
+                batches.append(batch)
+                now = raw.tell()
+                advance(now - done)
+                done = now
+            advance(size - done)
+            schema = reader.schema
     # the streaming reader infers types from the first block; unify later blocks' types
     return pa.Table.from_batches(batches, schema=schema)
 
