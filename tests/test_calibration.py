@@ -31,7 +31,7 @@ from clfeval.calibration import (
     reliability_curve,
     uniform_edges,
 )
-from clfeval.calibration import _assign_uniform
+from clfeval.calibration.binning import assign_bins_uniform as _assign_uniform
 from conftest import assert_same_outcome, sample_weights
 
 TOL = dict(rtol=1e-12, atol=1e-12)

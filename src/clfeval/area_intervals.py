@@ -79,14 +79,14 @@ def delong_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
     (``method="delong"``). NaN bounds where the variance is undefined (fewer than 2 cases of a
     class). Near 1 with few positives it covers too little (81-88% with 6-10 positives in
     ``benchmarks/coverage.py``): :func:`logit_delong_interval` is the default."""
-    from scipy.special import ndtri
+    from .uncertainty.checks import z_quantile
 
     level = check_level(level)
     auc, var = delong_variance(ranking)
     se = float(np.sqrt(var))
     if not np.isfinite(se):
         return ConfidenceInterval(float("nan"), float("nan"), level, DELONG, auc, se)
-    half = float(ndtri(0.5 + level / 2)) * se
+    half = z_quantile(level) * se
     return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, DELONG, auc, se)
 
 
@@ -195,7 +195,7 @@ def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
     Conservative: in our simulation (binormal scores, 150 + 150 cases) the 95% interval covered
     98%; :func:`average_precision_interval` is the default.
     """
-    from scipy.stats import norm
+    from .uncertainty.checks import z_quantile
 
     level = check_level(level)
     ap = float(ranking.average_precision)
@@ -204,7 +204,7 @@ def logit_ap_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
         edge = ap if p else float("nan")
         return ConfidenceInterval(edge, edge, level, "logit (Boyd et al. 2013)", ap, 0.0 if p else float("nan"))
     se = float(np.sqrt(ap * (1 - ap) / p))  # of AP itself: the logit scale's 1 / sqrt(P AP (1 - AP)) x AP (1 - AP)
-    return ConfidenceInterval(*logit_interval(ap, se, float(norm.ppf(0.5 + level / 2))), level,
+    return ConfidenceInterval(*logit_interval(ap, se, z_quantile(level)), level,
                               "logit (Boyd et al. 2013)", ap, se)
 
 
@@ -236,18 +236,20 @@ def _replicate_areas(cells: np.ndarray, n_resamples: int, seed: Any, sampling: s
 def _bootstrap_auc(auc: float, reps: np.ndarray, m: float, n: float, level: float, name: str) -> ConfidenceInterval:
     """AUC +/- z s on the logit scale, s half the 16th-84th percentile range of the replicates'
     logits (robust to the replicates at 0 or 1, which are clipped half a pair inside)."""
-    from scipy.special import logit, ndtri
+    from scipy.special import logit
+
+    from .uncertainty.checks import z_quantile
 
     if not (m >= 2 and n >= 2):
         return ConfidenceInterval(float("nan"), float("nan"), level, name, auc)
     if auc in (0.0, 1.0):
-        bound = _score_bound(m, n, float(ndtri(0.5 + level / 2)))
+        bound = _score_bound(m, n, z_quantile(level))
         return ConfidenceInterval(*((bound, 1.0) if auc == 1.0 else (0.0, 1.0 - bound)), level, name, auc)
     eps = 0.5 / (m * n)
     r = logit(np.clip(reps[np.isfinite(reps)], eps, 1 - eps))
     q16, q84 = np.quantile(r, [_ONE_SD_BELOW, 1.0 - _ONE_SD_BELOW])
     se = (q84 - q16) / 2 * auc * (1 - auc)  # the logit scale's spread, as a standard error of the AUC
-    return ConfidenceInterval(*logit_interval(auc, se, float(ndtri(0.5 + level / 2))), level, name, auc)
+    return ConfidenceInterval(*logit_interval(auc, se, z_quantile(level)), level, name, auc)
 
 
 def _bootstrap_t_ap(ap: float, se: float, reps: np.ndarray, rep_var: np.ndarray, p: float, level: float,

@@ -37,7 +37,7 @@ from .cli_notes import add_notes, check_probability_threshold, flipped_scores_no
 from .cli_options import (PROG, OneLineParser, UsageError, check_labels, check_options, check_prevalence_size,
                           read_costs, threshold_rule, typed)
 from .column_roles import ColumnChoiceError, labels_from_columns, scores_in_label_order
-from .command import install_signal_handlers, interruption_message
+from .signals import install_signal_handlers, interruption_message
 from .exceptions import ValuesError
 from .input_checks import stem_of
 from .progress import Progress

@@ -18,17 +18,12 @@ from typing import Any, Literal
 import numpy as np
 
 from .measures import one_vs_rest, ratio
+from .read_only import read_only_array
 from .sparse_counts import PairCounts
 
 __all__ = ["ConfusionMatrix"]
 
 Normalize = Literal["true", "pred", "all"]
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a = np.array(a)
-    a.flags.writeable = False
-    return a
 
 
 class ConfusionMatrix:
@@ -56,9 +51,9 @@ class ConfusionMatrix:
         pairs: PairCounts | None = None,
     ) -> None:
         self._pairs = pairs
-        self._labels = _frozen(np.asarray(labels).reshape(-1))
-        self._counts = None if counts is None else _frozen(counts)
-        self._tables = _frozen(tables)
+        self._labels = read_only_array(np.asarray(labels).reshape(-1), None, copy=True)
+        self._counts = None if counts is None else read_only_array(counts, None, copy=True)
+        self._tables = read_only_array(tables, None, copy=True)
         self._names = list(names) if names is not None else [str(v) for v in self._labels.tolist()]
         self._formula: np.ndarray | None = None  # (k, k) table the rates read, if not _counts
         if len(self._names) != self._labels.size:
@@ -85,7 +80,7 @@ class ConfusionMatrix:
         tables = np.stack([tn, fp, fn, tp], axis=-1).reshape(-1, 2, 2)
         out = cls(labels, counts, tables, names)
         if formula is not None:
-            out._formula = _frozen(formula)
+            out._formula = read_only_array(formula, None, copy=True)
         return out
 
     @classmethod
@@ -131,7 +126,7 @@ class ConfusionMatrix:
         Pair-coded counts are made dense on request (a ``MemoryError`` naming the size where
         that is too large; read :attr:`pairs` or :meth:`per_class` instead)."""
         if self._pairs is not None:
-            return _frozen(self._pairs.dense_matrix())
+            return read_only_array(self._pairs.dense_matrix(), None, copy=True)
         return self._counts
 
     @property

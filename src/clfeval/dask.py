@@ -233,7 +233,7 @@ def evaluate_file(
     >>> ev.n_samples, ev.confusion.counts.tolist()
     (4, [[1, 1], [1, 1]])
     """
-    from .tabular import InputFileError, _column_names, _Layout, _one_line, check_duplicate_columns
+    from .tabular import ColumnLayout, InputFileError, check_duplicate_columns, column_names, one_line
 
     shown = Path(path)
     files, fmt = _files_of(path)
@@ -242,9 +242,9 @@ def evaluate_file(
     frame = _read_frame(files, fmt, blocksize, shown)
     columns = [str(c) for c in frame.columns]
     # the file's own names: pandas renames a duplicated CSV column ("score.1") where it should be an error
-    check_duplicate_columns(shown, _column_names(files[0], fmt), {"y_true": y_true, "y_pred": y_pred,
+    check_duplicate_columns(shown, column_names(files[0], fmt), {"y_true": y_true, "y_pred": y_pred,
                             "sample_weight": sample_weight, "y_score": list(y_score) if y_score else None})
-    layout = _Layout.resolve(shown, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
+    layout = ColumnLayout.resolve(shown, columns, y_true, y_pred, list(y_score) if y_score else None, sample_weight)
     dtype = frame[layout.y_true].dtype
     like = np.empty(0, dtype=dtype if isinstance(dtype, np.dtype) else getattr(dtype, "numpy_dtype", object))
     if layout.classes_needed():  # suffixed score columns name the classes of y_true's first partition, or not
@@ -280,13 +280,13 @@ def evaluate_file(
     except (ValueError, TypeError) as exc:
         row = getattr(exc, "row", None)
         where = "" if row is None else f"data row {row + 1}{' of the files' if len(files) > 1 else ''}, "
-        error = InputFileError(f"{shown}: {where}{_one_line(exc)}")
+        error = InputFileError(f"{shown}: {where}{one_line(exc)}")
         error.values_error = exc if isinstance(exc, ValuesError) else None  # type: ignore[attr-defined]
         error.n_files = len(files)  # type: ignore[attr-defined]
         raise error from None
     except Exception as exc:  # a reader's error on a worker (bad CSV types, a corrupt file): one line
         if type(exc).__module__.split(".")[0] in ("pandas", "pyarrow", "dask", "fsspec") or isinstance(exc, OSError):
-            raise InputFileError(f"{shown}: {type(exc).__name__}: {_one_line(exc)}") from None
+            raise InputFileError(f"{shown}: {type(exc).__name__}: {one_line(exc)}") from None
         raise
 
 
@@ -635,7 +635,7 @@ def _suffixes() -> dict[str, str]:
 def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
     """The data files of a file, a directory (as the CLI reads it: data files in it and its
     subfolders, names starting with '.' or '_' skipped) or a glob pattern, and their one format."""
-    from .tabular import InputFileError, _folder_files, _format_of
+    from .tabular import InputFileError, folder_files, format_of
 
     p = Path(path)
     if not p.exists() and any(ch in str(path) for ch in "*?["):
@@ -643,14 +643,14 @@ def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
         if not files:
             raise InputFileError(f"{path}: no file matches")
     elif p.is_dir():
-        files = _folder_files(p)  # the files the CLI reads from a directory
+        files = folder_files(p)  # the files the CLI reads from a directory
         if not files:
             raise InputFileError(f"{path}: the directory holds no data files")
     else:
         files = [p]
     formats = {}
     for f in files:
-        formats.setdefault(_format_of(f), f)  # one-line errors: no such file, empty file
+        formats.setdefault(format_of(f), f)  # one-line errors: no such file, empty file
     if len(formats) > 1:
         listing = ", ".join(f"{fmt} ({f.name})" for fmt, f in formats.items())
         raise InputFileError(f"{path}: the files are of different formats: {listing}; use one format")
@@ -664,7 +664,7 @@ def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any
     """A lazy dask DataFrame of the files."""
     import dask.dataframe as dd
 
-    from .tabular import InputFileError, _column_names, _one_line
+    from .tabular import InputFileError, column_names, one_line
 
     names = [str(f) for f in files]
     try:
@@ -674,9 +674,9 @@ def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any
             sep = "\t" if data_suffix(files[0]) == ".tsv" else ","
             whole = blocksize == "none" or compression_of(files[0]) is not None  # a .csv.gz is not split
             return dd.read_csv(names, sep=sep, blocksize=None if whole else blocksize)
-        columns = _column_names(files[0], "feather")
+        columns = column_names(files[0], "feather")
         for f in files[1:]:
-            if _column_names(f, "feather") != columns:
+            if column_names(f, "feather") != columns:
                 raise InputFileError(f"{f}: its columns differ from those of {files[0].name}")
         return dd.from_map(_read_feather, names, meta=_feather_meta(files[0]), enforce_metadata=False,
                            label="clfeval-read-feather")
@@ -685,7 +685,7 @@ def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any
     except Exception as exc:
         if type(exc).__module__.split(".")[0] in ("pandas", "pyarrow", "dask", "fsspec") or \
                 isinstance(exc, (OSError, ValueError, TypeError)):
-            raise InputFileError(f"{shown}: cannot be read as {fmt}: {_one_line(exc)}") from None
+            raise InputFileError(f"{shown}: cannot be read as {fmt}: {one_line(exc)}") from None
         raise
 
 

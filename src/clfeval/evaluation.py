@@ -163,10 +163,16 @@ class Evaluation:
 
     def _main_name(self) -> str:
         if self.task == "binary":
-            return self.names[self._pos_index()]
+            return self.names[self.positive_index]
         return "micro"
 
-    def _pos_index(self) -> int:
+    @property
+    def positive_index(self) -> int:
+        """The positive class's index in :attr:`labels` (1 when the evaluation names none).
+
+        >>> evaluate(["n", "p", "p"], ["n", "p", "n"], pos_label="p").positive_index
+        1
+        """
         return int(np.flatnonzero(self.labels == self.pos_label)[0]) if self.pos_label is not None else 1
 
     def _areas(self) -> tuple[np.ndarray, np.ndarray]:
@@ -198,7 +204,7 @@ class Evaluation:
                     "average_precision": self._micro.average_precision,
                 }
             if self.task == "binary":
-                i = self._pos_index()
+                i = self.positive_index
                 headline = {"roc_auc": float(auc[i]), "average_precision": float(ap[i])}
             else:
                 headline = {"roc_auc": areas["macro"]["roc_auc"], "average_precision": areas["macro"]["average_precision"]}
@@ -250,7 +256,7 @@ class Evaluation:
         ops = self._operating_points(kind)
         if self.task == "binary":
             n = self._main_name()
-            label = self.labels[self._pos_index()]
+            label = self.labels[self.positive_index]
             return CurveSet({n: build(self.rankings[n], n, ops[n], label)}, n)
         curves = {
             n: build(r, n, ops[n], lab)
@@ -332,7 +338,7 @@ class Evaluation:
                     f"curve={curve!r}: a binary {what} thresholds the scores of the positive class {pos!r} "
                     f"(leave curve out); to rank the other class, evaluate with pos_label= set to it."
                 )
-            return pos, self._pos_index()
+            return pos, self.positive_index
         kind = "label" if self.task == "multilabel" else "class"
         if curve is None or curve not in self.names:
             got = "" if curve is None else f"there is no {kind} named {curve!r}; "
@@ -523,7 +529,7 @@ class Evaluation:
         >>> evaluate([0, 0, 1, 1], [0, 1, 0, 1]).expected_cost([[0, 1], [5, 0]])
         1.5
         """
-        from .costs import expected_cost
+        from .cost_formulas import expected_cost
 
         return float(expected_cost(self._label_confusion(), costs, prevalence=prevalence))
 
@@ -534,7 +540,7 @@ class Evaluation:
         >>> evaluate([0, 0, 1, 1], [0, 1, 0, 1]).cost_sensitive_error_rate([[0, 1], [1, 0]])
         0.5
         """
-        from .costs import cost_sensitive_error_rate
+        from .cost_formulas import cost_sensitive_error_rate
 
         return float(cost_sensitive_error_rate(self._label_confusion(), costs, prevalence=prevalence))
 
@@ -546,7 +552,7 @@ class Evaluation:
 
     def _cost_line(self, c: int) -> Any:
         """The cost-curve line of the current predictions of class index ``c`` (one-vs-rest)."""
-        from .costs import CostLine
+        from .cost_formulas import CostLine
 
         pc = self.confusion.per_class()
         thr = self.threshold if self.task != "multiclass" else None
@@ -560,7 +566,7 @@ class Evaluation:
         >>> cc.envelope_pc.tolist(), cc.envelope_nec.tolist()
         ([0.0, 0.5, 1.0], [0.0, 0.25, 0.0])
         """
-        from .costs import cost_curve_of
+        from .cost_formulas import cost_curve_of
 
         name, c = self._class_curve(curve, "cost curve")
         assert self.rankings is not None
@@ -574,12 +580,12 @@ class Evaluation:
         >>> dc.net_benefit.tolist()
         [0.4375, 0.25]
         """
-        from .costs import _require_probabilities, decision_curve_of
+        from .cost_formulas import decision_curve_of, require_probabilities
 
         name, c = self._class_curve(curve, "decision curve")
         assert self.rankings is not None
         ranking = self.rankings[name]
-        _require_probabilities(ranking)
+        require_probabilities(ranking)
         return decision_curve_of(ranking, thresholds, pos_label=name)
 
     # -- calibration --------------------------------------------------------------------------------
@@ -610,7 +616,7 @@ class Evaluation:
                                  "(predict_proba output) passed as y_score.")
             if self.task == "binary":
                 cache[key] = binary_calibration_report(
-                    self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self._pos_index(),
+                    self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self.positive_index,
                     n_bins=n_bins, strategy=strategy)
             elif self._cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
                 state = getattr(self, "_calibration_state", None)
@@ -783,7 +789,7 @@ class Evaluation:
         for avg, d in averages.items():
             out["averages"].setdefault(avg, {}).update(d)
         if self.task == "binary":  # the report's headline areas are the positive class's
-            i = self._pos_index()
+            i = self.positive_index
             for area, c in per_class.items():
                 out["overall"][area] = c.at(i)
         else:  # multi-class and multilabel headlines are the macro averages

@@ -368,7 +368,7 @@ def area_interval(area: str, estimate: float, u: np.ndarray, level: float, df: f
 def _label_table_metrics(t: np.ndarray, beta: float | None) -> dict[tuple[str, str], np.ndarray]:
     """Micro, macro and weighted averages of the report's rates over (..., L, 2, 2) tables
     laid out [[tn, fp], [fn, tp]]."""
-    from .uncertainty import _nan_average, _rates
+    from .uncertainty.confusion_measures import nan_average as _nan_average, rates as _rates
 
     tn, fp, fn, tp = t[..., 0, 0], t[..., 0, 1], t[..., 1, 0], t[..., 1, 1]
     per_label = _rates(tp, fp, fn, tn, beta)
@@ -403,7 +403,8 @@ def multilabel_influence_intervals(
     subset accuracy and its error rate are proportions of cases (Wilson; with weights, over
     Kish's effective number of cases).
     """
-    from .uncertainty import KISH, _rates, proportion_ci
+    from .uncertainty.confusion_measures import rates as _rates
+    from .uncertainty.proportions import KISH, proportion_ci
 
     from .measure_gradients import label_table_gradients
 

@@ -120,7 +120,7 @@ class Intervals(dict):
 
     def _table(self) -> tuple[list[tuple[str, list[str]]], list[str], list[str]]:
         """([(group title, [row cells])], method legend, closing lines) for the text and HTML views."""
-        from .report.table import title
+        from .measure_registry import title
 
         methods: dict[str, int] = {}
         groups: list[tuple[str, list[list[str]]]] = []

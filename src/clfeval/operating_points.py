@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from .confusion import ConfusionMatrix
-from .costs import check_costs, expected_cost
+from .cost_formulas import check_costs, expected_cost
 from .measures import accuracy, fallout, fbeta, precision, recall, specificity
 from .roc_pr import BinaryRanking, ThresholdCounts
 

@@ -31,7 +31,9 @@ from .curves import (
     roc_points,
 )
 from .measures import average
+from .read_only import read_only_array
 from .scores import ScoreTable
+from .sorted_search import first_reaching
 
 __all__ = [
     "BinaryRanking",
@@ -44,12 +46,6 @@ __all__ = [
     "pr_curve_of",
     "macro_curve",
 ]
-
-
-def _frozen(a: Any, dtype: Any = np.float64) -> np.ndarray:
-    a = np.asarray(a, dtype=dtype).view()
-    a.flags.writeable = False
-    return a
 
 
 def _count_at_least(decreasing: np.ndarray, value: float) -> int:
@@ -68,10 +64,10 @@ def _count_at_least(decreasing: np.ndarray, value: float) -> int:
     return lo
 
 
-def _counts_at_least(decreasing: np.ndarray, values: np.ndarray) -> np.ndarray:
+def counts_at_least(decreasing: np.ndarray, values: np.ndarray) -> np.ndarray:
     """:func:`_count_at_least` of many values at once (vectorised bisection, no copy of the array).
 
-    >>> _counts_at_least(np.array([0.9, 0.5, 0.5, 0.2]), np.array([np.inf, 0.5, 0.3, -np.inf])).tolist()
+    >>> counts_at_least(np.array([0.9, 0.5, 0.5, 0.2]), np.array([np.inf, 0.5, 0.3, -np.inf])).tolist()
     [0, 3, 3, 4]
     """
     d = decreasing.size
@@ -79,27 +75,8 @@ def _counts_at_least(decreasing: np.ndarray, values: np.ndarray) -> np.ndarray:
         return np.zeros(values.size, dtype=np.intp)
     # the first index whose score is below the value: -score >= the next float above -value
     targets = np.nextafter(-values, np.inf)
-    first = _first_reaching(lambda i: -decreasing[i], targets, d)
+    first = first_reaching(lambda i: -decreasing[i], targets, d)
     return np.where(-decreasing[first] >= targets, first, d).astype(np.intp)
-
-
-def _first_reaching(values_at: Any, targets: np.ndarray, n: int) -> np.ndarray:
-    """For each target, the first index i < n with values_at(i) >= target, for a
-    non-decreasing function evaluated at index arrays (vectorised bisection, ~log2(n) steps).
-
-    >>> _first_reaching(lambda i: np.asarray(i) * 2, np.array([0, 3, 4, 100]), 10).tolist()
-    [0, 2, 2, 9]
-    """
-    lo = np.zeros(targets.size, dtype=np.intp)
-    hi = np.full(targets.size, n - 1, dtype=np.intp)
-    while True:
-        active = lo < hi
-        if not active.any():
-            return lo
-        mid = (lo + hi) // 2
-        reached = values_at(mid) >= targets
-        hi = np.where(active & reached, mid, hi)
-        lo = np.where(active & ~reached, mid + 1, lo)
 
 
 class BinaryRanking:
@@ -210,7 +187,7 @@ class BinaryRanking:
         for total, at in ((p_total, lambda i: self.tps[i]), (n_total, self._fps_at)):
             if total > 0:
                 targets = np.linspace(0, total, per_axis + 1)[1:]
-                picks.append(_first_reaching(at, targets, d))
+                picks.append(first_reaching(at, targets, d))
         return np.unique(np.concatenate(picks).astype(np.intp))[:max_points]
 
     def coarsened(self, cuts: np.ndarray) -> BinaryRanking:
@@ -298,7 +275,7 @@ class BinaryRanking:
                 raise ValueError(f"thresholds must be 1-D, got shape {thr.shape}.")
             if np.isnan(thr).any():
                 raise ValueError(f"thresholds hold NaN (first at position {int(np.flatnonzero(np.isnan(thr))[0])}).")
-            stop = _counts_at_least(self.scores, thr)
+            stop = counts_at_least(self.scores, thr)
             before = np.maximum(stop - 1, 0)
             tp = np.where(stop > 0, tps[before], 0).astype(dtype, copy=False)
             fp = np.where(stop > 0, self._fps_at(before), 0).astype(dtype, copy=False)
@@ -309,8 +286,8 @@ class BinaryRanking:
         else:
             n_total, p_total = self.totals
             fn, tn = p_total - tp, n_total - fp
-        return ThresholdCounts(_frozen(thr), _frozen(tp, tp.dtype), _frozen(fp, fp.dtype),
-                               _frozen(fn, np.asarray(fn).dtype), _frozen(tn, np.asarray(tn).dtype))
+        return ThresholdCounts(read_only_array(thr), read_only_array(tp, tp.dtype), read_only_array(fp, fp.dtype),
+                               read_only_array(fn, np.asarray(fn).dtype), read_only_array(tn, np.asarray(tn).dtype))
 
     def break_even(self) -> BreakEvenPoint | None:
         """Precision-recall break-even point (None without positives).
@@ -439,10 +416,10 @@ class Curve:
     label: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "x", _frozen(self.x))
-        object.__setattr__(self, "y", _frozen(self.y))
-        object.__setattr__(self, "thresholds", _frozen(self.thresholds))
-        object.__setattr__(self, "synthetic", _frozen(self.synthetic, bool))
+        object.__setattr__(self, "x", read_only_array(self.x))
+        object.__setattr__(self, "y", read_only_array(self.y))
+        object.__setattr__(self, "thresholds", read_only_array(self.thresholds))
+        object.__setattr__(self, "synthetic", read_only_array(self.synthetic, bool))
         n = self.x.size
         if not (self.y.size == self.thresholds.size == self.synthetic.size == n):
             raise ValueError("x, y, thresholds and synthetic must have the same length.")

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .command import signals_deferred
+from .signals import signals_deferred
 
 __all__ = ["OutputPlan", "OutputError", "OutputConflict", "Output", "StagedOutputs", "resolve_output",
            "remove_stale_staged", "progress", "STAGED_NAME", "staged_file"]

@@ -335,7 +335,7 @@ class StreamingEvaluation:
         self._calibration = state if self._calibration is None else self._calibration.merge(state)
 
     def _main_label(self, ev: Evaluation) -> Any:
-        return ev.labels.tolist()[ev._pos_index()]
+        return ev.labels.tolist()[ev.positive_index]
 
     def _too_many_distinct(self) -> bool:
         return any(sum(r.scores.size for r in runs) > self.max_distinct for runs in self._rankings.values())

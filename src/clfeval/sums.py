@@ -32,7 +32,7 @@ _S = TypeVar("_S", bound="SampleSum")
 _BLOCK_ELEMENTS = 1 << 18
 
 
-def _row_blocks(n: int, width: int) -> Iterator[slice]:
+def row_blocks(n: int, width: int) -> Iterator[slice]:
     step = max(1, _BLOCK_ELEMENTS // max(width, 1))
     for start in range(0, n, step):
         yield slice(start, min(start + step, n))
@@ -43,7 +43,7 @@ def _accumulate(
 ) -> tuple[int | float, int | float]:
     """Weighted total of ``per_sample`` over row blocks, and the total weight (one pass)."""
     total: int | float = 0
-    for block in _row_blocks(n, width):
+    for block in row_blocks(n, width):
         values = per_sample(block)
         part = values.sum() if weight is None else np.dot(values, weight[block])
         total += part.item()

@@ -55,7 +55,7 @@ def read_scores(y: Any, name: str) -> np.ndarray:
     return arr
 
 
-def _read_labels_1d(y_true: Any) -> np.ndarray:
+def read_labels_1d(y_true: Any) -> np.ndarray:
     return as_1d(
         as_array(y_true, "y_true"),
         "y_true must be a 1-D array of class labels; multilabel (indicator) targets are not "
@@ -63,7 +63,7 @@ def _read_labels_1d(y_true: Any) -> np.ndarray:
     )
 
 
-def _check_unit_interval(proba: np.ndarray, name: str) -> None:
+def check_unit_interval(proba: np.ndarray, name: str) -> None:
     hi, lo = proba.max(), proba.min()
     for bad, value, side in ((hi > 1, hi, "greater than 1"), (lo < 0, lo, "less than 0")):
         if bad:
@@ -76,7 +76,7 @@ def _check_unit_interval(proba: np.ndarray, name: str) -> None:
             )
 
 
-def _classes_and_codes(
+def classes_and_codes(
     yt: np.ndarray, labels: Any, *, strict_order: bool
 ) -> tuple[str, np.ndarray, np.ndarray]:
     """Target kind of ``yt``, the class list (from ``labels`` or ``yt``) and the codes of ``yt``.
@@ -140,7 +140,7 @@ def probability_targets(
         yt = yt[:, 0]
     n = check_consistent_length(y_true=yt, y_proba=proba)
     weight = check_sample_weight(sample_weight, n, allow_all_zero=False)
-    _check_unit_interval(proba, "y_proba")
+    check_unit_interval(proba, "y_proba")
     n_columns = proba.shape[1] if proba.ndim == 2 else 2
 
     if yt.ndim == 2:
@@ -158,7 +158,7 @@ def probability_targets(
             )
         target = yt
     else:
-        _, classes, target = _classes_and_codes(yt, labels, strict_order=False)
+        _, classes, target = classes_and_codes(yt, labels, strict_order=False)
         if classes.size < 2:
             if labels is None:
                 raise ValueError(
@@ -233,12 +233,12 @@ def top_k_accuracy_score(
         raise ValueError(f"k must be an integer >= 1, got {k!r}.")
     k = int(k)
     normalize = _check_flag(normalize, "normalize")
-    yt = _read_labels_1d(y_true)
+    yt = read_labels_1d(y_true)
     scores = read_scores(y_score, "y_score")
     n = check_consistent_length(y_true=yt, y_score=scores)
     weight = check_sample_weight(sample_weight, n)
 
-    kind, classes, codes = _classes_and_codes(yt, labels, strict_order=True)
+    kind, classes, codes = classes_and_codes(yt, labels, strict_order=True)
     multiclass = kind == "multiclass" or classes.size > 2
     if multiclass and scores.ndim != 2:
         raise ValueError(
@@ -334,7 +334,7 @@ def binary_target(
     y_true: Any, proba: np.ndarray, pos_label: Any, sample_weight: Any
 ) -> tuple[np.ndarray, np.ndarray | None]:
     """0/1 codes (1 = ``pos_label``) for binary Brier, with sklearn's default positive label."""
-    yt = _read_labels_1d(y_true)
+    yt = read_labels_1d(y_true)
     n = check_consistent_length(y_true=yt, y_proba=proba)
     weight = check_sample_weight(sample_weight, n, allow_all_zero=False)
     kind, classes = target_kind(yt, "y_true")
@@ -344,7 +344,7 @@ def binary_target(
             + (f" with classes {classes.tolist()}" if kind == "multiclass" else "")
             + ". For several classes pass y_proba with shape (n_samples, n_classes)."
         )
-    _check_unit_interval(proba, "y_proba")
+    check_unit_interval(proba, "y_proba")
     if pos_label is None:
         if classes.dtype.kind in "US" or isinstance(classes.tolist()[0], str):
             raise ValueError(

@@ -19,16 +19,10 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from ..calibration import (
-    ReliabilityCurve,
-    _check_choice,
-    _check_n_bins,
-    _evaluation_inputs,
-    _read_inputs,
-    _reliability,
-    _resolve_view,
-    STRATEGIES,
-)
+from ..calibration.checks import STRATEGIES, check_choice, check_n_bins
+from ..calibration.functions import view_reliability
+from ..calibration.inputs import evaluation_inputs, read_inputs, resolve_view
+from ..calibration.results import ReliabilityCurve
 from ._curve import model_name
 from ._style import DECOR_GID, area_label, has_gid, refresh_legend, require_matplotlib, unit_square
 
@@ -142,10 +136,10 @@ class ReliabilityDisplay:
         """Reliability diagram of probabilities: 1-D ``y_prob`` (binary, the probability of
         ``pos_label``) or (n, k) (top-label by default; ``pos_label`` picks a class against the
         rest). Other keywords go to :meth:`plot`."""
-        n_bins = _check_n_bins(n_bins)
-        _check_choice(strategy, STRATEGIES, "strategy")
-        x = _read_inputs(y_true, y_prob, pos_label=pos_label, labels=labels, sample_weight=sample_weight)
-        curve = _reliability(x, _resolve_view(x, mode, pos_label), n_bins, strategy)
+        n_bins = check_n_bins(n_bins)
+        check_choice(strategy, STRATEGIES, "strategy")
+        x = read_inputs(y_true, y_prob, pos_label=pos_label, labels=labels, sample_weight=sample_weight)
+        curve = view_reliability(x, resolve_view(x, mode, pos_label), n_bins, strategy)
         disp = cls(curve=curve, ece=curve.calibration_error(), name=name)
         return disp.plot(ax=ax, **plot_kwargs)
 
@@ -164,10 +158,10 @@ class ReliabilityDisplay:
     ) -> ReliabilityDisplay:
         """Reliability diagram of an evaluation's probabilities: binary, the positive class;
         multi-class, the top label (or ``pos_label``'s class against the rest, by name)."""
-        n_bins = _check_n_bins(n_bins)
-        _check_choice(strategy, STRATEGIES, "strategy")
-        x = _evaluation_inputs(ev)
-        curve = _reliability(x, _resolve_view(x, mode, pos_label), n_bins, strategy)
+        n_bins = check_n_bins(n_bins)
+        check_choice(strategy, STRATEGIES, "strategy")
+        x = evaluation_inputs(ev)
+        curve = view_reliability(x, resolve_view(x, mode, pos_label), n_bins, strategy)
         disp = cls(curve=curve, ece=curve.calibration_error(), name=name or model_name(ev))
         return disp.plot(ax=ax, **plot_kwargs)
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..costs import CostCurve, CostLine, DecisionCurve, cost_curve_of, decision_curve_of
+from ..cost_formulas import CostCurve, CostLine, DecisionCurve, cost_curve_of, decision_curve_of
 from ._curve import ManyModels, model_name
 from ._style import DECOR_GID, area_label, has_gid, new_axes, positive_suffix, refresh_legend
 

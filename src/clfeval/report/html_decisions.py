@@ -6,9 +6,9 @@ bin), Drummond and Holte's cost curve (lower envelope, trivial classifiers, the 
 current predictions) and the decision curve (net benefit, treat all, treat none).
 
 >>> import clfeval
->>> from clfeval.report.html import _models
+>>> from clfeval.report.html_model import page_models
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
->>> [f["id"] for f in decision_figures(_models([ev])[0])]
+>>> [f["id"] for f in decision_figures(page_models([ev])[0])]
 ['reliability-1', 'cost-curve-1', 'decision-curve-1']
 """
 
@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .html import _Model, _chart_div, _esc, _fmt, _fmt_threshold, _unit_square_layout
+from .html_charts import chart_div, unit_square_layout
+from .html_format import esc, fmt, fmt_threshold
+from .html_model import Model
 
 __all__ = ["decision_figures", "decision_section"]
 
@@ -24,7 +26,7 @@ _LINE = {"width": 2.5}
 _GREY = {"color": "#6e7781", "dash": "dash", "width": 1.5}
 
 
-def _reliability_figure(m: _Model, cal: dict[str, Any]) -> dict[str, Any]:
+def _reliability_figure(m: Model, cal: dict[str, Any]) -> dict[str, Any]:
     """Observed frequency against mean predicted probability, and beneath it, on an axis of its
     own, a histogram of the samples per bin (sharing the probability axis)."""
     rel = cal["reliability"]
@@ -33,7 +35,7 @@ def _reliability_figure(m: _Model, cal: dict[str, Any]) -> dict[str, Any]:
     centers = [(a + b) / 2 for a, b in zip(edges[:-1], edges[1:])]
     widths = [b - a for a, b in zip(edges[:-1], edges[1:])]
     top = max([c for c in counts if c] or [1])
-    layout = _unit_square_layout(f"Reliability \u00b7 {m.name} (ECE {_fmt(cal['ece'])})", 600,
+    layout = unit_square_layout(f"Reliability \u00b7 {m.name} (ECE {fmt(cal['ece'])})", 600,
                                  "mean predicted probability", "observed frequency", 64)
     # the diagram above, the histogram below: two y axes, one probability axis drawn twice
     # (tick labels only under the histogram)
@@ -56,8 +58,8 @@ def _reliability_figure(m: _Model, cal: dict[str, Any]) -> dict[str, Any]:
     ]}
 
 
-def _cost_figure(m: _Model, cc: dict[str, Any]) -> dict[str, Any]:
-    layout = _unit_square_layout(f"Cost curve \u00b7 {m.name} (area {_fmt(cc['area'])})", 480,
+def _cost_figure(m: Model, cc: dict[str, Any]) -> dict[str, Any]:
+    layout = unit_square_layout(f"Cost curve \u00b7 {m.name} (area {fmt(cc['area'])})", 480,
                                  "probability cost PC(+)", "normalised expected cost", 64)
     layout["yaxis"]["range"] = [-0.01, 0.52]
     data = [
@@ -74,8 +76,8 @@ def _cost_figure(m: _Model, cc: dict[str, Any]) -> dict[str, Any]:
     return {"id": f"cost-curve-{m.index + 1}", "kind": "2d", "layout": layout, "data": data}
 
 
-def _decision_figure(m: _Model, dc: dict[str, Any]) -> dict[str, Any]:
-    layout = _unit_square_layout(f"Decision curve \u00b7 {m.name}", 480, "threshold probability", "net benefit", 64)
+def _decision_figure(m: Model, dc: dict[str, Any]) -> dict[str, Any]:
+    layout = unit_square_layout(f"Decision curve \u00b7 {m.name}", 480, "threshold probability", "net benefit", 64)
     prevalence = float(dc["prevalence"])
     layout["yaxis"]["range"] = [-0.1 * prevalence, 1.05 * prevalence]
     t = dc["thresholds"]
@@ -89,7 +91,7 @@ def _decision_figure(m: _Model, dc: dict[str, Any]) -> dict[str, Any]:
     ]}
 
 
-def decision_figures(m: _Model) -> list[dict[str, Any]]:
+def decision_figures(m: Model) -> list[dict[str, Any]]:
     """The model's reliability, cost-curve and decision-curve charts (those its data have)."""
     d = m.data
     out = []
@@ -108,18 +110,18 @@ def _points_table(points: dict[str, dict[str, Any]]) -> str:
     for curve, by_rule in points.items():
         for rule, p in by_rule.items():
             if "error" in p:
-                cells = [_esc(curve), _esc(rule), f'<td colspan="10" class="hint">{_esc(p["error"])}</td>']
+                cells = [esc(curve), esc(rule), f'<td colspan="10" class="hint">{esc(p["error"])}</td>']
                 rows.append("<tr><td>" + "</td><td>".join(cells[:2]) + "</td>" + cells[2] + "</tr>")
                 continue
-            values = [_esc(curve), _esc(rule), _esc(_fmt_threshold(p["threshold"])), _fmt(p["value"])]
-            values += [_fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
-            values += [_esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
+            values = [esc(curve), esc(rule), esc(fmt_threshold(p["threshold"])), fmt(p["value"])]
+            values += [fmt(p[k]) for k in ("precision", "recall", "specificity", "f1")]
+            values += [esc(f"{p[k]:g}") for k in ("tp", "fp", "fn", "tn")]
             rows.append("<tr>" + "".join(f"<td>{v}</td>" for v in values) + "</tr>")
     return ('<div class="table-wrap"><table class="numbers points"><thead><tr>' + "".join(f"<th>{h}</th>" for h in head)
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table></div>")
 
 
-def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
+def decision_section(m: Model, by_id: dict[str, dict[str, Any]]) -> str:
     """The section's HTML ('' when the model has no scores)."""
     d = m.data
     points, costs, cal = d.get("operating_points"), d.get("costs"), d.get("calibration")
@@ -131,26 +133,26 @@ def decision_section(m: _Model, by_id: dict[str, dict[str, Any]]) -> str:
     if not (points or costs or figs or cal_error):
         return ""
     parts = [f'<section class="decisions" id="decisions-{m.index + 1}"><h2>Thresholds, costs and calibration'
-             f": {_esc(m.name)}</h2>"]
+             f": {esc(m.name)}</h2>"]
     if points:
         parts.append('<h3>Operating points</h3><p class="hint">Where each rule puts the threshold (predict '
                      "positive where score &ge; threshold) and what the predictions are there; "
                      "<code>ev.at(threshold)</code> or <code>clfeval report --threshold RULE</code> applies one.</p>")
         parts.append(_points_table(points))
     if costs:
-        parts.append(f'<p>Costs {_esc(costs["matrix"])}: expected cost <b>{_fmt(costs["expected_cost"])}</b> per '
-                     f'sample, cost-sensitive error rate <b>{_fmt(costs["cost_sensitive_error_rate"])}</b>.</p>')
+        parts.append(f'<p>Costs {esc(costs["matrix"])}: expected cost <b>{fmt(costs["expected_cost"])}</b> per '
+                     f'sample, cost-sensitive error rate <b>{fmt(costs["cost_sensitive_error_rate"])}</b>.</p>')
     if cal:
         dec = cal["decomposition"]
         parts.append(
-            f'<p>Calibration ({_esc(cal["mode"])}, {cal["n_bins"]} {_esc(cal["strategy"])} bins): ECE '
-            f'<b>{_fmt(cal["ece"])}</b> (L2 {_fmt(cal["ece_l2"])}, max {_fmt(cal["ece_max"])}); Brier '
-            f'{_fmt(cal["brier"])} = reliability {_fmt(dec["reliability"])} &minus; resolution '
-            f'{_fmt(dec["resolution"])} + uncertainty {_fmt(dec["uncertainty"])} (+ within-bin terms); '
-            f'log loss {_fmt(cal["log_loss"])}.</p>')
+            f'<p>Calibration ({esc(cal["mode"])}, {cal["n_bins"]} {esc(cal["strategy"])} bins): ECE '
+            f'<b>{fmt(cal["ece"])}</b> (L2 {fmt(cal["ece_l2"])}, max {fmt(cal["ece_max"])}); Brier '
+            f'{fmt(cal["brier"])} = reliability {fmt(dec["reliability"])} &minus; resolution '
+            f'{fmt(dec["resolution"])} + uncertainty {fmt(dec["uncertainty"])} (+ within-bin terms); '
+            f'log loss {fmt(cal["log_loss"])}.</p>')
     if cal_error:
-        parts.append(f'<p class="hint">Calibration not computed: {_esc(cal_error)}</p>')
+        parts.append(f'<p class="hint">Calibration not computed: {esc(cal_error)}</p>')
     if figs:
-        parts.append('<div class="charts">' + "".join(_chart_div(f) for f in figs) + "</div>")
+        parts.append('<div class="charts">' + "".join(chart_div(f) for f in figs) + "</div>")
     parts.append("</section>")
     return "".join(parts)

@@ -23,53 +23,16 @@ from .. import measures as m
 from ..confusion import ConfusionMatrix
 from ..exact_sums import normalized_float_table, scaled_floats
 from ..margins import pair_overall
+from ..measure_registry import MEASURES, title, undefined_because
 
-__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes"]
+__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes", "title"]
 
 #: Per-class tables of the terminal and HTML reports list at most this many classes (those with
 #: the most support); the JSON keeps every class.
 MAX_CLASS_ROWS = 50
 
-COLUMN_TITLES = {
-    "precision": "precision",
-    "recall": "recall",
-    "f1": "f1-score",
-    "fallout": "fall-out",
-    "specificity": "specificity",
-    "npv": "NPV",
-    "support": "support",
-    "roc_auc": "ROC AUC",
-    "average_precision": "AP",
-    "accuracy": "accuracy",
-    "error_rate": "error rate",
-    "balanced_accuracy": "balanced accuracy",
-    "mcc": "MCC",
-    "kappa": "Cohen's kappa",
-    "hamming_loss": "Hamming loss",
-}
-
-# Why each rate can be 0/0, for the notes.
-_UNDEFINED_BECAUSE = {
-    "precision": "never predicted",
-    "f1": "neither true nor predicted",
-    "recall": "no true samples",
-    "fallout": "no negative samples",
-    "specificity": "no negative samples",
-    "npv": "never predicted negative",
-    "roc_auc": "only one of the two sides (class / rest) present",
-    "average_precision": "no true samples",
-}
-
-
-def title(column: str) -> str:
-    """Display title of a column key ('f2' -> 'f2-score').
-
-    >>> title("npv"), title("f0.5")
-    ('NPV', 'f0.5-score')
-    """
-    if column in COLUMN_TITLES:
-        return COLUMN_TITLES[column]
-    return f"{column}-score" if column.startswith("f") else column
+#: display titles of the report's columns (from :mod:`clfeval.measure_registry`)
+COLUMN_TITLES = {name: measure.title for name, measure in MEASURES.items()}
 
 
 def _clean(v: Any) -> Any:
@@ -300,7 +263,7 @@ def _undefined_notes(rows: list[dict[str, Any]], columns: list[str], names: list
         if not bad:
             continue
         shown = ", ".join(repr(b) for b in bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")
-        why = _UNDEFINED_BECAUSE.get(c, "0/0")
+        why = undefined_because(c) or "0/0"
         s = "class" if len(bad) == 1 else "classes"
         out.append(
             f"{title(c)} is undefined (0/0) for {len(bad)} {s} ({shown}: {why}); shown as NaN "

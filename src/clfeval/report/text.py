@@ -13,10 +13,21 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from .table import Report
+from ..measure_registry import title
+
+
+class Report(Protocol):
+    """What these renderings read of a :class:`~clfeval.report.table.Report` (which calls them:
+    this module does not import it)."""
+
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    averages: dict[str, dict[str, Any]]
+    overall: dict[str, Any]
+    notes: list[str]
+    digits: int
 
 __all__ = ["format_value", "format_report", "format_markdown"]
 
@@ -43,8 +54,6 @@ def format_value(value: Any, digits: int = 4, column: str = "") -> str:
 
 
 def _table_lines(report: Report) -> tuple[list[str], list[list[str]], list[list[str]]]:
-    from .table import title
-
     header = [title(c) for c in report.columns]
     body = [[str(r["label"])] + [format_value(r.get(c), report.digits, c) for c in report.columns] for r in report.rows]
     summary = [
@@ -56,8 +65,6 @@ def _table_lines(report: Report) -> tuple[list[str], list[list[str]], list[list[
 
 def format_report(report: Report) -> str:
     """Fixed-width text: class rows, a blank line, average rows, then overall numbers and notes."""
-    from .table import title
-
     header, body, summary = _table_lines(report)
     first = max([len(r[0]) for r in body + summary] + [12])
     widths = [max(len(h), 9) for h in header]
@@ -87,8 +94,6 @@ def _md_escape(text: str) -> str:
 
 def format_markdown(report: Report) -> str:
     """GitHub-flavoured Markdown: the class/average table, then the overall numbers."""
-    from .table import title
-
     header, body, summary = _table_lines(report)
     out = ["| class | " + " | ".join(header) + " |", "|---|" + "---:|" * len(header)]
     for r in body:

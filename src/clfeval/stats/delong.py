@@ -167,10 +167,10 @@ def delong_auc_ci(
     s = _scores(y_score, "y_score", "delong_auc_ci")
     check_consistent_length(y_true=is_pos, y_score=s)
     auc, v = delong_placements(is_pos, s)
-    from scipy.special import ndtri
+    from ..uncertainty.checks import z_quantile
 
     se = _auc_se(is_pos, v)
-    half = float(ndtri(0.5 + level / 2)) * se
+    half = z_quantile(level) * se
     return ConfidenceInterval(max(0.0, auc - half), min(1.0, auc + half), level, "DeLong", auc, se)
 
 
@@ -266,12 +266,12 @@ def delong_average_ci(
     >>> round(ci.estimate, 4), ci.method
     (0.7718, 'DeLong (one-vs-rest influence functions, macro)')
     """
-    from scipy.special import ndtri
+    from ..uncertainty.checks import z_quantile
 
     level = check_level(level)
     estimate, influence = _average_auc_influence(y_true, y_score, labels, average)
     se = math.sqrt(float(np.dot(influence, influence)))
-    half = float(ndtri(0.5 + level / 2)) * se
+    half = z_quantile(level) * se
     return ConfidenceInterval(max(0.0, estimate - half), min(1.0, estimate + half), level,
                               f"DeLong (one-vs-rest influence functions, {average})", estimate, se)
 

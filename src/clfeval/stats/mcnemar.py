@@ -45,12 +45,6 @@ def _count(value: Any, name: str) -> int:
     return int(round(f))
 
 
-def _z(level: float) -> float:
-    from scipy.special import ndtri
-
-    return float(ndtri(0.5 + level / 2.0))
-
-
 def _wilson(x: int, n: int, z: float) -> tuple[float, float]:
     p = x / n
     den = 1.0 + z * z / n
@@ -90,9 +84,11 @@ def _wald(b: int, c: int, n: int, z: float) -> tuple[float, float]:
 def _interval_fn(b: int, c: int, n: int | None, cells: tuple[int, int, int, int] | None, alternative: str):
     """level -> (low, high) of the accuracy difference; one-sided bounds for one-sided alternatives."""
 
+    from ..uncertainty.checks import z_quantile
+
     def interval(level: float) -> tuple[float, float]:
         two_level = level if alternative == "two-sided" else 2 * level - 1
-        z = _z(two_level)
+        z = z_quantile(two_level)
         low, high = _newcombe(*cells, z) if cells is not None else _wald(b, c, n, z)
         if alternative == "less":
             return -1.0, high

@@ -1,0 +1,107 @@
+"""Calibration of an :class:`~clfeval.evaluation.Evaluation`: its mergeable state
+(:func:`calibration_of_evaluation`), and the report of a binary evaluation read off its ranking
+of distinct probabilities (:func:`binary_calibration_report`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..sums import BrierSum, LogLossSum
+from .bin_sums import binned_calibration_error
+from .binning import inverted_cdf_edges, linear_quantile_edges, uniform_edges
+from .checks import NORMS, STRATEGIES, check_choice, check_n_bins
+from .inputs import evaluation_inputs, onto_unit_interval
+from .results import BrierDecomposition, CalibrationReport, ReliabilityCurve
+from .states import State, calibration_of
+from .views import decreasing_bins
+
+__all__ = ["calibration_of_evaluation", "binary_calibration_report"]
+
+
+def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
+    """The calibration state of an :class:`~clfeval.evaluation.Evaluation` with probabilities.
+
+    Binary: the positive class's probabilities (mode "binary"); multi-class: the (n, k) rows
+    (mode "top-label"). Multilabel evaluations are not supported yet.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate(["a", "b", "b"], y_score=[0.3, 0.8, 0.4], pos_label="b")
+    >>> calibration_of_evaluation(ev)
+    CalibrationTable(classes=['a', 'b'], mode='binary', total_weight=3, distinct=[3, 3, 3])
+    """
+    x = evaluation_inputs(ev)
+    return calibration_of(x.codes, x.proba, x.weight, classes=x.classes, positive=x.positive, n_bins=n_bins)
+
+
+def binary_calibration_report(
+    ranking: Any, *, classes: Sequence[Any], positive: int, n_bins: int = 15, strategy: str = "uniform"
+) -> CalibrationReport:
+    """The calibration report of a binary evaluation's positive-class probabilities, read off its
+    :class:`~clfeval.roc_pr.BinaryRanking` (the distinct probabilities with their outcome counts,
+    already sorted): O(distinct probabilities), no pass over the samples. Mode "binary" only
+    (``ece_by_mode`` holds just it); the Brier decomposition is over the report's bins, exact with
+    its within-bin terms.
+    The numbers equal :func:`calibration_report` on the same data.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 0, 1, 1, 1, 0], y_score=[0.1, 0.3, 0.8, 0.9, 0.6, 0.6])
+    >>> r = binary_calibration_report(ev.ranking("1"), classes=[0, 1], positive=1, n_bins=5)
+    >>> round(r.ece, 6), round(r.brier, 6)
+    (0.15, 0.111667)
+    """
+    check_choice(strategy, STRATEGIES, "strategy")
+    n_bins = check_n_bins(n_bins)
+    # decreasing; probabilities within the tolerance of [0, 1] (clfeval.score_kind) count as 0 or 1
+    v = onto_unit_interval(np.asarray(ranking.scores, dtype=np.float64))
+    eps = np.finfo(np.float64).eps
+    if ranking.neg is None and ranking.pos.dtype == np.bool_:
+        # one sample per distinct probability: its outcome is pos
+        is_pos = ranking.pos
+        edges = uniform_edges(n_bins) if strategy == "uniform" else linear_quantile_edges(
+            v[::-1], np.ones(v.size, dtype=np.int64), n_bins)
+        binned = decreasing_bins(v, None, is_pos, edges)
+        brier_total = log_total = 0.0
+        step = 1 << 18  # in blocks: small temporaries that stay in cache
+        for start in range(0, v.size, step):
+            vb, yb = v[start:start + step], is_pos[start:start + step]
+            gap = vb - yb
+            brier_total += float(np.dot(gap, gap))
+            # -log of the probability given to what happened, clipped as scikit-learn does
+            q = np.where(yb, vb, 1.0 - vb)
+            log_total -= float(np.log(np.clip(q, eps, 1.0 - eps, out=q), out=q).sum())
+        total = float(v.size)
+    else:
+        neg, pos = ranking.negatives(), np.asarray(ranking.pos)
+        count_dtype = np.float64 if neg.dtype.kind == "f" or pos.dtype.kind == "f" else np.int64
+        neg, pos = neg.astype(count_dtype, copy=False), pos.astype(count_dtype, copy=False)
+        if strategy == "uniform":
+            edges = uniform_edges(n_bins)
+        else:
+            w_up = (neg + pos)[::-1]
+            quantiles = inverted_cdf_edges if count_dtype == np.float64 else linear_quantile_edges
+            edges = quantiles(v[::-1], w_up, n_bins)
+        binned = decreasing_bins(v, neg, pos, edges)
+        # sums over the distinct probabilities v, each outcome weighted by its count
+        wn, wp = neg.astype(np.float64, copy=False), pos.astype(np.float64, copy=False)
+        total = float(wn.sum() + wp.sum())
+        u = 1.0 - v
+        brier_total = float(np.dot(wp * u, u) + np.dot(wn * v, v))
+        log_p = np.log(np.clip(v, eps, 1.0 - eps, out=np.empty_like(v)))
+        log_q = np.log(np.clip(u, eps, 1.0 - eps, out=u), out=u)
+        log_total = -float(np.dot(wp, log_p) + np.dot(wn, log_q))
+    w_gap = binned.gaps()
+    ece3 = {norm: binned_calibration_error(*w_gap, norm) for norm in NORMS}
+    # the per-sample terms of BrierSum (2 (y - v)^2 over both columns) and LogLossSum
+    brier_sum, log_loss_sum = BrierSum(2.0 * brier_total, total, 2), LogLossSum(log_total, total, 2)
+    return CalibrationReport(
+        mode="binary", n_bins=n_bins, strategy=strategy,
+        ece=ece3["l1"], ece_l2=ece3["l2"], ece_max=ece3["max"], ece_by_mode={"binary": ece3["l1"]},
+        brier=brier_sum.score(),
+        log_loss=log_loss_sum.mean(),
+        decomposition=BrierDecomposition.from_bins([binned], n_bins, strategy),
+        reliability=ReliabilityCurve.from_bins(binned, f"positive class {classes[positive]}", strategy),
+        classes=tuple(classes), total_weight=total,
+    )

@@ -1,0 +1,216 @@
+"""The models an HTML report shows, read from what the caller passes: Evaluations, their
+``to_dict()`` dicts (e.g. a loaded ``to_json`` file) or CrossEvaluations (shown by their pooled
+Evaluation), with the pointwise curve bands asked for.
+
+>>> import clfeval
+>>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
+>>> [(m.key, m.name, m.task) for m in page_models([ev, ev.to_dict()])]
+[('m0', 'demo', 'binary'), ('m1', 'demo (2)', 'binary')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any
+
+from .html_assets import MODEL_COLORS
+from .html_format import as_number
+
+__all__ = ["Model", "bands_dict", "is_cross_evaluation", "evaluation_list", "page_models"]
+
+
+@dataclass
+class Model:
+    """One model of the page: its place (``index``, ``key``), its unique display name, its
+    ``Evaluation.to_dict()`` and its colour, with readers of the parts the page draws.
+
+    >>> m = Model(0, "A", {"task": "binary", "names": [0, 1], "roc": {"1": {}}}, "#000000")
+    >>> m.key, m.names, m.main_curve("roc"), m.main_curve("pr")
+    ('m0', ['0', '1'], '1', None)
+    """
+
+    index: int
+    name: str
+    data: dict[str, Any]
+    color: str
+    #: set when the model is the pooled Evaluation of a cross-evaluation: how it was pooled
+    pooled_from: str | None = None
+
+    @property
+    def key(self) -> str:
+        return f"m{self.index}"
+
+    @property
+    def task(self) -> str:
+        return str(self.data.get("task"))
+
+    @property
+    def names(self) -> list[str]:
+        return [str(n) for n in self.data.get("names") or []]
+
+    @property
+    def report(self) -> dict[str, Any]:
+        return self.data["report"]
+
+    def curves(self, kind: str) -> dict[str, dict[str, Any]]:
+        return dict(self.data.get(kind) or {})
+
+    def bands(self, kind: str) -> dict[str, dict[str, Any]]:
+        """Curve name -> pointwise band (a ``CurveBand.to_dict()``), of the curves that have one."""
+        return dict((self.data.get("bands") or {}).get(kind) or {})
+
+    def main_curve(self, kind: str) -> str | None:
+        curves = self.curves(kind)
+        if not curves:
+            return None
+        main = self.data.get("main_curve")
+        if main in curves:
+            return str(main)
+        if len(curves) == 1:
+            return next(iter(curves))
+        return "micro" if "micro" in curves else next(iter(curves))
+
+    def class_index(self, kind: str, curve: str) -> int | None:
+        """Index of the class a curve belongs to; None for the micro and macro averages."""
+        keys = list(self.curves(kind))
+        if self.task == "binary":
+            return self.names.index(curve) if curve in self.names else None
+        i = keys.index(curve)
+        return i if i < len(self.names) else None
+
+    def prevalence(self, kind: str, curve: str) -> float | None:
+        """Share of positives of a curve's class (micro: of all class/sample pairs)."""
+        pc = (self.data.get("confusion") or {}).get("per_class") or {}
+        try:
+            tp, fn, fp, tn = ([as_number(v) or 0.0 for v in pc[k]] for k in ("tp", "fn", "fp", "tn"))
+        except KeyError:
+            return None
+        i = self.class_index(kind, curve)
+        if i is not None:
+            pos, total = tp[i] + fn[i], tp[i] + fn[i] + fp[i] + tn[i]
+        elif curve == "micro":
+            pos, total = sum(tp) + sum(fn), sum(tp) + sum(fn) + sum(fp) + sum(tn)
+        else:
+            return None
+        return pos / total if total > 0 else None
+
+
+def _as_dict(evaluation: Any, bands: float | None = None) -> dict[str, Any]:
+    if isinstance(evaluation, Mapping):
+        data = dict(evaluation)
+    elif callable(getattr(evaluation, "to_dict", None)):
+        data = evaluation.to_dict()
+        if bands is not None and getattr(evaluation, "has_scores", False):
+            data["bands"] = bands_dict(evaluation, bands)
+    else:
+        raise TypeError(
+            f"expected an Evaluation (from clfeval.evaluate) or its to_dict(), got {type(evaluation).__name__}."
+        )
+    missing = [k for k in ("task", "names", "report", "confusion") if k not in data]
+    if missing:
+        raise ValueError(f"not an Evaluation.to_dict(): the keys {missing} are missing.")
+    _check_bands(data.get("bands"))
+    return data
+
+
+def _check_bands(bands: Any) -> None:
+    """A ValueError that names the curve when a "bands" entry is not in :func:`bands_dict`'s form."""
+    if bands is None:
+        return
+    if not isinstance(bands, Mapping) or set(bands) - {"roc", "pr"}:
+        raise ValueError('"bands" must be a dict {"roc": {curve: band}, "pr": {curve: band}} (see bands_dict).')
+    for kind, per_curve in bands.items():
+        for curve, band in (per_curve or {}).items():
+            sizes = {len(band.get(k) or []) for k in ("x", "low", "high")} if isinstance(band, Mapping) else set()
+            if len(sizes) != 1 or 0 in sizes:
+                raise ValueError(f'bands["{kind}"]["{curve}"] must be a CurveBand.to_dict(): "x", "low" and '
+                                 '"high" lists of the same, non-zero length.')
+
+
+def bands_dict(evaluation: Any, level: float = 0.95, *, n_resamples: int = 2000, seed: Any = 0) -> dict[str, Any]:
+    """Pointwise bootstrap bands of the main ROC and PR curves of an Evaluation, in the form the
+    page reads from a dict's "bands" entry: ``{"roc": {curve: CurveBand.to_dict()}, "pr": ...}``.
+
+    Only the main curve (binary: the positive class; otherwise "micro") gets a band: each costs
+    a bootstrap (about 0.1 to 1 s at 2000 resamples), a page would need two per class, and a
+    dozen overlapping shaded areas hide the curves they are meant to qualify. For a class's
+    band, add ``ev.band(kind, class_name).to_dict()`` under its curve name.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5])
+    >>> b = bands_dict(ev, 0.9, n_resamples=200)
+    >>> list(b["roc"]), b["pr"]["1"]["level"]
+    (['1'], 0.9)
+    """
+    level = _bands_level(level)
+    if evaluation.roc is None:
+        raise ValueError("this evaluation has no scores, so it has no curves to band: pass y_score to evaluate().")
+    out: dict[str, Any] = {}
+    for kind in ("roc", "pr"):
+        name = getattr(evaluation, kind).main_name
+        band = evaluation.band(kind, name, level=level, n_resamples=n_resamples, seed=seed)
+        out[kind] = {name: band.to_dict()}
+    return out
+
+
+def _bands_level(bands: Any) -> float:
+    if isinstance(bands, bool) or not isinstance(bands, Real) or not 0.0 < float(bands) < 1.0:
+        raise ValueError(f"bands must be a confidence level strictly between 0 and 1 (e.g. 0.95) or None, "
+                         f"got {bands!r}.")
+    return float(bands)
+
+
+#: What only a :class:`~clfeval.cross_evaluation.CrossEvaluation` has, looked up on its class (so
+#: that the pooled Evaluation, computed on first use, is not computed by the check)
+CROSS_EVALUATION_MEMBERS = ("pooled", "pooled_by_repeat", "pooling", "mean_curve")
+
+
+def is_cross_evaluation(obj: Any) -> bool:
+    """Whether ``obj`` is a CrossEvaluation (from ``cross_evaluate``): it has folds, and its class the
+    pooled Evaluations and the mean curves. Read from the object's attributes, so that the report
+    needs no import of :mod:`clfeval.cross_evaluation`.
+
+    >>> import clfeval, types
+    >>> is_cross_evaluation(clfeval.evaluate([0, 1], [0, 1])), is_cross_evaluation(types.SimpleNamespace(folds=[]))
+    (False, False)
+    """
+    if not hasattr(obj, "folds"):
+        return False
+    return all(hasattr(type(obj), name) for name in CROSS_EVALUATION_MEMBERS)
+
+
+def evaluation_list(evaluations: Any) -> list[Any]:
+    """The evaluations passed to a page as a list: one Evaluation (or dict) becomes a list of one.
+
+    >>> evaluation_list({"task": "binary"}), evaluation_list(({"a": 1}, {"b": 2}))
+    ([{'task': 'binary'}], [{'a': 1}, {'b': 2}])
+    """
+    if isinstance(evaluations, Mapping) or callable(getattr(evaluations, "to_dict", None)):
+        return [evaluations]
+    return list(evaluations)
+
+
+def page_models(evaluations: Any, bands: float | None = None) -> list[Model]:
+    """One :class:`Model` per evaluation, with names made unique and a colour each; a
+    CrossEvaluation stands for its pooled Evaluation. ``bands``: as in :func:`~clfeval.report.html.write_html`.
+    (Example: the module docstring.)"""
+    if bands is not None:
+        bands = _bands_level(bands)
+    items = evaluation_list(evaluations)
+    if not items:
+        raise ValueError("write_html needs at least one Evaluation, got none.")
+    pooling = [e.pooling if is_cross_evaluation(e) else None for e in items]
+    items = [e.pooled if is_cross_evaluation(e) else e for e in items]
+    datas = [_as_dict(e, bands) for e in items]
+    multi = len(datas) > 1
+    names: list[str] = []
+    for i, d in enumerate(datas):
+        base = str(d["name"]) if d.get("name") not in (None, "") else (f"model {i + 1}" if multi else "model")
+        name, n = base, 2
+        while name in names:
+            name, n = f"{base} ({n})", n + 1
+        names.append(name)
+    return [Model(i, nm, d, MODEL_COLORS[i % len(MODEL_COLORS)], pooling[i])
+            for i, (nm, d) in enumerate(zip(names, datas))]

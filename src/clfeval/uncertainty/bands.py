@@ -1,0 +1,232 @@
+"""Pointwise bootstrap bands of the ROC and precision-recall curves, and operating points with intervals.
+
+:class:`CurveBand` holds a band on a grid; :func:`roc_band` and :func:`pr_band` draw them from
+the score cells of a BinaryRanking, :func:`sensitivity_at_specificity` and
+:func:`specificity_at_sensitivity` read one point of the ROC curve with its percentile interval.
+
+>>> from clfeval.roc_pr import BinaryRanking
+>>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
+>>> roc_band(r, [0.0, 1.0], n_resamples=100).kind
+'roc'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..resampling import check_sampling
+from ..stats._result import ConfidenceInterval, check_level
+from .bootstrap import bootstrap_method_name, interval_from_replicates, ranking_cells, replicates, warn_undefined
+from .checks import check_resamples
+
+__all__ = ["CurveBand", "roc_band", "pr_band", "sensitivity_at_specificity", "specificity_at_sensitivity"]
+
+
+@dataclass(frozen=True)
+class CurveBand:
+    """A pointwise confidence band of a curve on a fixed grid of ``x`` values.
+
+    ``kind`` "roc": x is the false positive rate, y the true positive rate; "pr": x is recall,
+    y precision. ``estimate``, ``low`` and ``high`` have the grid's length.
+    """
+
+    kind: str
+    x: np.ndarray
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    level: float
+    method: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "x": self.x.tolist(), "estimate": self.estimate.tolist(),
+                "low": self.low.tolist(), "high": self.high.tolist(), "level": self.level,
+                "method": self.method}
+
+    def __repr__(self) -> str:
+        return f"CurveBand({self.kind!r}, n_points={self.x.size}, level={self.level}, method={self.method!r})"
+
+
+def _roc_axes(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) of (b, 2, D) counts, each (b, D + 1) starting at the origin."""
+    fps = np.cumsum(t[:, 0], axis=-1, dtype=np.float64)
+    tps = np.cumsum(t[:, 1], axis=-1, dtype=np.float64)
+    zero = np.zeros((t.shape[0], 1))
+    with np.errstate(invalid="ignore", divide="ignore"):  # a class drawn empty: NaN, counted later
+        fpr = np.concatenate([zero, fps / fps[:, -1:]], axis=1)
+        tpr = np.concatenate([zero, tps / tps[:, -1:]], axis=1)
+    return fpr, tpr
+
+
+def _y_at_x(x_pts: np.ndarray, y_pts: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """On each row's polyline (x non-decreasing), the highest y at each grid x (b, G)."""
+    b, npts = x_pts.shape
+    out = np.empty((b, grid.size))
+    for r in range(b):
+        i = np.searchsorted(x_pts[r], grid, side="right") - 1
+        j = np.minimum(i + 1, npts - 1)
+        x0, x1, y0, y1 = x_pts[r, i], x_pts[r, j], y_pts[r, i], y_pts[r, j]
+        dx = x1 - x0
+        t = np.divide(grid - x0, dx, out=np.zeros(grid.size), where=dx > 0)
+        out[r] = y0 + t * (y1 - y0)
+    return out
+
+
+def _x_at_y(x_pts: np.ndarray, y_pts: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """On each row's polyline (y non-decreasing), the lowest x reaching each grid y (b, G)."""
+    b, npts = x_pts.shape
+    out = np.empty((b, grid.size))
+    for r in range(b):
+        j = np.minimum(np.searchsorted(y_pts[r], grid, side="left"), npts - 1)
+        i = np.maximum(j - 1, 0)
+        x0, x1, y0, y1 = x_pts[r, i], x_pts[r, j], y_pts[r, i], y_pts[r, j]
+        dy = y1 - y0
+        t = np.divide(grid - y0, dy, out=np.ones(grid.size), where=dy > 0)
+        out[r] = np.where(j == 0, x_pts[r, 0], x0 + np.clip(t, 0, 1) * (x1 - x0))
+    return out
+
+
+def _precision_at_recall(t: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Precision of the first point (by decreasing threshold) whose recall reaches each grid
+    recall: the step function that average precision integrates (recall 0: the first point
+    with a positive)."""
+    fps = np.cumsum(t[:, 0], axis=-1, dtype=np.float64)
+    tps = np.cumsum(t[:, 1], axis=-1, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rec = tps / tps[:, -1:]
+    out = np.empty((t.shape[0], grid.size))
+    zero = grid <= 0
+    for r in range(t.shape[0]):
+        i = np.where(zero, np.searchsorted(rec[r], 0.0, side="right"), np.searchsorted(rec[r], grid, side="left"))
+        i = np.minimum(i, rec.shape[1] - 1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[r] = np.where(np.isnan(rec[r, -1]), np.nan, tps[r, i] / (tps[r, i] + fps[r, i]))
+    return out
+
+
+def _grid(values: Any, name: str, default: int = 101) -> np.ndarray:
+    g = np.linspace(0.0, 1.0, default) if values is None else np.asarray(values, dtype=np.float64)
+    if g.ndim > 1 or g.size == 0 or not np.isfinite(g).all() or (g < 0).any() or (g > 1).any():
+        raise ValueError(f"{name} must be one or more numbers in [0, 1], got {values!r}.")
+    return np.atleast_1d(g)
+
+
+def _band(
+    kind: str, stat: Callable[[np.ndarray], np.ndarray], ranking: Any, grid: np.ndarray,
+    level: float, n_resamples: int, seed: Any, sampling: str, stratify: bool | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    level = check_level(level)
+    sampling = check_sampling(sampling, stratify, stacklevel=4)
+    n_resamples = check_resamples(n_resamples)
+    cells = ranking_cells(ranking)
+    est = stat(cells[None])[0]
+    reps = replicates(stat, cells, n_resamples, seed, sampling)
+    low, high, undefined = interval_from_replicates(reps, est, level, "percentile")
+    warn_undefined(int(undefined.sum()), reps.size, f"the {kind}")
+    return est, low, high, bootstrap_method_name("percentile", n_resamples, sampling, ranking=True)
+
+
+def roc_band(
+    ranking: Any, fpr: Any = None, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
+) -> CurveBand:
+    """Pointwise bootstrap band of the ROC curve: TPR at each false positive rate of ``fpr``.
+
+    The curve is the ROC polyline (ties as straight segments); at an FPR where it rises
+    vertically the highest TPR is taken. Default grid: 0, 0.01, ..., 1. The ROC curve is
+    conditional on the class, so the replicates redraw each class with its own total
+    (``sampling="stratified"``) by default; "cross-sectional" also redraws the prevalence.
+
+    >>> from clfeval.roc_pr import BinaryRanking
+    >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
+    >>> band = roc_band(r, [0.0, 0.5, 1.0], n_resamples=200, seed=0)
+    >>> band.estimate.round(3).tolist()
+    [0.667, 1.0, 1.0]
+    """
+    grid = _grid(fpr, "fpr")
+
+    def stat(t: np.ndarray) -> np.ndarray:
+        return _y_at_x(*_roc_axes(t), grid)
+
+    est, low, high, name = _band("ROC band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
+    return CurveBand("roc", grid, est, low, high, level, name)
+
+
+def pr_band(
+    ranking: Any, recall: Any = None, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
+) -> CurveBand:
+    """Pointwise bootstrap band of the precision-recall curve: precision at each recall of ``recall``.
+
+    Precision at recall r is that of the first threshold (from the top) whose recall reaches r,
+    the step function average precision integrates. Default grid: 0, 0.01, ..., 1.
+
+    >>> from clfeval.roc_pr import BinaryRanking
+    >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 0, 1, 1, 0, 0], bool))
+    >>> pr_band(r, [0.5, 1.0], n_resamples=200, seed=0).estimate.round(3).tolist()
+    [0.667, 0.75]
+    """
+    grid = _grid(recall, "recall")
+
+    def stat(t: np.ndarray) -> np.ndarray:
+        return _precision_at_recall(t, grid)
+
+    est, low, high, name = _band("PR band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
+    return CurveBand("pr", grid, est, low, high, level, name)
+
+
+def sensitivity_at_specificity(
+    ranking: Any, specificity: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
+) -> ConfidenceInterval:
+    """Sensitivity (TPR) on the ROC polyline where specificity is ``specificity``, with a
+    bootstrap percentile interval (over the score cells, each class redrawn with its own total
+    by default, as :func:`roc_band`). Arrays of specificities give arrays.
+
+    >>> from clfeval.roc_pr import BinaryRanking
+    >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
+    >>> round(sensitivity_at_specificity(r, 0.5, n_resamples=200).estimate, 3)
+    1.0
+    """
+    spec = _grid(specificity, "specificity")
+
+    def stat(t: np.ndarray) -> np.ndarray:
+        return _y_at_x(*_roc_axes(t), 1.0 - spec)
+
+    est, low, high, name = _band("sensitivity", stat, ranking, spec, level, n_resamples, seed, sampling, stratify)
+    squeeze = np.ndim(specificity) == 0
+    pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
+    return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))
+
+
+def specificity_at_sensitivity(
+    ranking: Any, sensitivity: Any, *, level: float = 0.95, n_resamples: int = 2000, seed: Any = 0,
+    sampling: str = "stratified",
+    stratify: bool | None = None,
+) -> ConfidenceInterval:
+    """Specificity on the ROC polyline where sensitivity first reaches ``sensitivity``, with a
+    bootstrap percentile interval (over the score cells, each class redrawn with its own total
+    by default, as :func:`roc_band`). Arrays of sensitivities give arrays.
+
+    >>> from clfeval.roc_pr import BinaryRanking
+    >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
+    >>> round(specificity_at_sensitivity(r, 1.0, n_resamples=200).estimate, 3)
+    0.667
+    """
+    sens = _grid(sensitivity, "sensitivity")
+
+    def stat(t: np.ndarray) -> np.ndarray:
+        fpr, tpr = _roc_axes(t)
+        return 1.0 - _x_at_y(fpr, tpr, sens)
+
+    est, low, high, name = _band("specificity", stat, ranking, sens, level, n_resamples, seed, sampling, stratify)
+    squeeze = np.ndim(sensitivity) == 0
+    pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
+    return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))

@@ -1,0 +1,382 @@
+"""Every interval of the classification report of a confusion table: :func:`confusion_intervals`.
+
+Analytic intervals (binomial proportions, MOVER averages by :func:`mover_average`, the delta
+method on the logit or Fisher-z scale), or the percentile / BCa bootstrap over the cells, all in
+one :class:`~clfeval.interval_results.Intervals` dict laid out like the report.
+
+>>> d = confusion_intervals(np.array([[40, 10], [5, 45]]))
+>>> d["per_class"]["recall"].low.round(3).tolist()
+[0.67, 0.786]
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from .. import measures as m
+from ..interval_results import Intervals
+from ..interval_scales import transformed_interval
+from ..measure_gradients import f_column
+from ..resampling import check_sampling, smoothing_of
+from ..stats._result import ConfidenceInterval, check_level
+from .bootstrap import (
+    bootstrap_method_name,
+    integer_cells,
+    interval_from_replicates,
+    jackknife,
+    jackknife_acceleration,
+    replicates,
+)
+from .checks import check_choice, check_resamples, float_or_array, z_quantile
+from .confusion_measures import (
+    AVERAGES,
+    MEASURE_RANGES,
+    OVERALL,
+    PER_CLASS,
+    check_table,
+    confusion_metrics,
+    mcc_undefined,
+)
+from .delta import DELTA, DELTA_WEIGHTED, delta_method_name
+from .proportions import KISH, PROPORTION_METHODS, proportion_ci
+
+__all__ = ["confusion_intervals", "mover_average"]
+
+
+def confusion_intervals(
+    counts: Any,
+    *,
+    level: float = 0.95,
+    method: Literal["analytic", "bootstrap", "bca"] = "analytic",
+    n_resamples: int = 2000,
+    seed: Any = 0,
+    beta: float | None = None,
+    labels: Any = None,
+    proportion_method: str = "wilson",
+    sampling: str = "cross-sectional",
+    stratify: bool | None = None,
+    weight_squares: Any = None,
+    n_cases: Any = None,
+) -> Intervals:
+    """Confidence intervals of every number in the classification report of a confusion table.
+
+    ``counts``: a (k, k) table (rows true, columns predicted) as an array, ConfusionCounts or
+    ConfusionMatrix; ``method="analytic"`` also takes a batch (..., k, k), which adds the leading
+    shape to every array below. ``beta`` renames and recomputes the F column (None or 1: "f1",
+    else e.g. "f2"). ``labels`` (default: the table's own labels, else 0..k-1) name the rows.
+
+    The result::
+
+        {
+          "level": 0.95,
+          "method": "analytic" | "bootstrap" | "bca",        # as asked
+          "labels": [label, ...],                           # k names, in table order
+          "per_class": {metric: ConfidenceInterval},        # metric in precision, recall, f1
+                                                            # (or f{beta}), fallout, specificity,
+                                                            # npv; low/high/estimate are (k,) arrays
+          "averages": {"micro" | "macro" | "weighted": {metric: ConfidenceInterval}},
+                                                            # the same six metrics; float bounds
+          "overall": {metric: ConfidenceInterval},          # accuracy, error_rate,
+                                                            # balanced_accuracy, mcc, kappa
+          "notes": [str, ...],                              # why any interval is NaN or degenerate
+        }
+
+    The dict is an :class:`~clfeval.interval_results.Intervals`: its ``repr`` lists every number
+    like the report, ``to_frame()`` gives one row per number. Every ConfidenceInterval carries
+    ``estimate`` (the report's value), ``low``, ``high``, ``level``, ``standard_error`` (where the
+    interval is estimate +/- z se: the delta method and Wald; else None) and ``method``, the
+    name of the method that interval used:
+
+    * analytic: per-class precision, recall, fall-out, specificity, NPV, and accuracy and error
+      rate are binomial proportions (``proportion_method``, Wilson score by default); micro
+      precision = recall = F equal accuracy, and micro fall-out = error rate / (k - 1) with
+      micro specificity = micro NPV = 1 - that, so those are the same interval, transformed;
+      balanced accuracy and macro recall (the mean of the classes' recalls) combine the
+      classes' score intervals by MOVER; F-beta, the other macro and weighted averages, MCC and
+      Cohen's kappa use the delta method, with two guards that the coverage simulation
+      (``benchmarks/coverage.py``) asked for: the variance is taken at the table smoothed by
+      1/k of a case per cell (:func:`clfeval.resampling.smoothing_of`; an empty cell would
+      give no variance at all), and the interval is formed on the logit scale (Fisher's z for
+      MCC and kappa, on [-1, 1]), so it stays inside the range and follows its skew
+      (:func:`clfeval.interval_scales.transformed_interval`). ``standard_error`` is the plain delta method's, at the
+      observed table (as statsmodels and textbooks give it); the interval is not estimate +/- z
+      times it.
+    * bootstrap / bca: every entry from the same ``n_resamples`` multinomial resamples of the
+      cells, percentile or BCa: all cells together (``sampling="cross-sectional"``, the
+      default: the prevalence varies between replicates as between test sets), or each true
+      class with its own total (``sampling="stratified"``, for samples drawn by class;
+      ``stratify=True`` is its deprecated spelling). Each cell's share in the draws is its
+      count plus 1/k (so that an empty cell can fill: with every positive caught, recall would
+      otherwise be 1 in every replicate); BCa's bias correction counts the replicates against
+      the smoothed table's value. The method name says all of it.
+
+    * weighted cases (``counts`` holds sums of sample weights): give ``weight_squares``, the
+      (k, k) sums of squared weights per cell, and ``n_cases``, the number of cases; analytic
+      only. Proportions then use Kish's effective number of cases, (sum w)^2 / sum w^2 of their
+      denominator's cells (Korn & Graubard 1998), and the delta method the variance of
+      weighted cases, sum over cells of g^2 sum w^2 (:mod:`clfeval.influence`). With unit
+      weights both equal the unweighted intervals.
+
+    An interval is NaN exactly where its metric is undefined (0/0, see ``notes``); MCC, which the
+    report shows as 0 when a single true or predicted class makes it 0/0, gets a NaN interval
+    there. Bootstrap replicates where a metric is undefined are left out (counted in ``notes``).
+
+    >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]), method="bootstrap", n_resamples=500)
+    >>> d["overall"]["accuracy"].method
+    'bootstrap percentile (multinomial over cells, shares of cell + 1/2, cross-sectional, B=500)'
+    >>> sorted(d["averages"]["macro"])
+    ['f1', 'fallout', 'npv', 'precision', 'recall', 'specificity']
+    """
+    level = check_level(level)
+    check_choice(method, ("analytic", "bootstrap", "bca"), "method")
+    sampling = check_sampling(sampling, stratify)
+    check_choice(proportion_method, PROPORTION_METHODS, "proportion_method")
+    if beta is not None and not (beta >= 0):
+        raise ValueError(f"beta must be non-negative, got {beta!r}.")
+    cm, table_labels = check_table(counts, batch=method == "analytic")
+    k = cm.shape[-1]
+    if labels is None:
+        labels = table_labels if table_labels is not None else np.arange(k)
+    labels = list(np.asarray(labels).tolist())
+    if len(labels) != k:
+        raise ValueError(f"{len(labels)} labels given for a table of {k} classes; give one per row.")
+    fname = f_column(beta)
+    cmf = cm.astype(np.float64)
+    est = confusion_metrics(cmf, beta)
+    notes: list[str] = []
+    cis: dict[tuple[str, str], ConfidenceInterval] = {}
+    squares = _weight_squares(weight_squares, n_cases, cmf, method)
+    if method == "analytic":
+        cis = _analytic(cmf, est, level, proportion_method, beta, k, squares, n_cases)
+        flat = sorted({f"{s} {n}" for (s, n), ci in cis.items() if ci.method.startswith((DELTA, DELTA_WEIGHTED))
+                       and np.any((np.asarray(ci.low) == np.asarray(ci.high)) & ~np.isnan(np.asarray(ci.low)))})
+        if flat:
+            notes.append(
+                f"{', '.join(flat)}: the delta method gives a zero-width interval where the cells the "
+                "metric depends on leave it no first-order variation (e.g. no errors at all); "
+                "the proportion intervals, or method='bootstrap', say more there."
+            )
+    else:
+        cells = integer_cells(cm, "the confusion table")
+        n_resamples = check_resamples(n_resamples)
+        smoothing = smoothing_of(cells)
+        reps = replicates(lambda t: confusion_metrics(t, beta), cells, n_resamples, seed, sampling, smoothing)
+        center = confusion_metrics(cells + smoothing, beta)
+        accel: dict[Any, np.ndarray] = {}
+        kind = "percentile" if method == "bootstrap" else "bca"
+        if kind == "bca":
+            loo, w = jackknife(lambda t: confusion_metrics(t, beta), cells)
+            accel = {key: jackknife_acceleration(v.reshape(v.shape[0], -1), w) for key, v in loo.items()}
+        name = bootstrap_method_name(kind, n_resamples, sampling, ranking=False, k=k)
+        for key, r in reps.items():
+            low, high, undefined = interval_from_replicates(r, est[key], level, kind, accel.get(key), center[key])
+            if undefined.any():
+                where = ""
+                if key[0] == "per_class":
+                    where = " for " + ", ".join(f"{labels[i]!r} ({undefined[i]})" for i in np.flatnonzero(undefined))
+                notes.append(
+                    f"{key[0]} {key[1]}: undefined (0/0) in some of the {n_resamples} bootstrap resamples"
+                    f"{where or f' ({int(undefined)})'}; left out of the interval."
+                )
+            cis[key] = ConfidenceInterval(float_or_array(low), float_or_array(high), level, name,
+                                          float_or_array(est[key]))
+    # MCC 0/0: the report says 0; no interval around a convention
+    undefined_mcc = mcc_undefined(cmf)
+    if undefined_mcc.any():
+        ci = cis["overall", "mcc"]
+        nan_if = lambda a: float_or_array(np.where(undefined_mcc, np.nan, a))  # noqa: E731
+        se = None if ci.standard_error is None else nan_if(ci.standard_error)
+        cis["overall", "mcc"] = ConfidenceInterval(nan_if(ci.low), nan_if(ci.high), level, ci.method, ci.estimate, se)
+        notes.append("mcc: undefined (0/0: a single true or predicted class), reported as 0 with a NaN interval.")
+    notes = _nan_notes(est, labels) + notes
+    result: dict[str, Any] = {"level": level, "method": method, "labels": labels}
+    result["per_class"] = {name: cis["per_class", name] for name in _names(fname)}
+    result["averages"] = {avg: {name: cis[avg, name] for name in _names(fname)} for avg in AVERAGES}
+    result["overall"] = {name: cis["overall", name] for name in OVERALL}
+    result["notes"] = notes
+    return Intervals(result)
+
+
+def _weight_squares(squares: Any, n_cases: Any, cm: np.ndarray, method: str) -> np.ndarray | None:
+    """The validated (..., k, k) sums of squared weights, or None for counts."""
+    if squares is None:
+        if n_cases is not None:
+            raise ValueError("n_cases goes with weight_squares (weighted cases); counts need neither.")
+        return None
+    if method != "analytic":
+        raise ValueError(
+            f"method={method!r} resamples counts; with weighted cells (weight_squares) use "
+            "method='analytic', or Evaluation.intervals(method='bootstrap'), which resamples the cases."
+        )
+    sq = np.asarray(squares, dtype=np.float64)
+    if sq.shape != cm.shape:
+        raise ValueError(f"weight_squares must have the counts' shape {cm.shape}, got {sq.shape}.")
+    if not np.isfinite(sq).all() or (sq < 0).any():
+        raise ValueError("weight_squares must be finite and non-negative (sums of squared weights).")
+    if n_cases is None or not np.all(np.asarray(n_cases) >= 1):
+        raise ValueError(f"weighted cells need n_cases, the number of cases (at least 1), got {n_cases!r}.")
+    return sq
+
+
+def _names(fname: str) -> tuple[str, ...]:
+    return tuple(fname if n == "f1" else n for n in PER_CLASS)
+
+
+_WHY = {
+    "precision": "never predicted",
+    "recall": "no true samples",
+    "fallout": "no negative samples",
+    "specificity": "no negative samples",
+    "npv": "never predicted negative",
+}
+
+
+def _nan_notes(est: dict, labels: list) -> list[str]:
+    notes = []
+    for (section, name), v in est.items():
+        bad = np.isnan(v)
+        if not bad.any():
+            continue
+        if section == "per_class":
+            classes = sorted({labels[i] for i in np.argwhere(bad)[:, -1]}, key=labels.index)
+            why = _WHY.get(name, "neither true nor predicted" if name.startswith("f") else "0/0")
+            notes.append(f"per_class {name}: undefined (0/0) for {classes} ({why}); NaN interval.")
+        else:
+            notes.append(f"{section} {name}: undefined (0/0); NaN interval.")
+    return notes
+
+
+def _analytic(
+    cm: np.ndarray, est: dict, level: float, pmethod: str, beta: float | None, k: int,
+    squares: np.ndarray | None = None, n_cases: Any = None,
+) -> dict[tuple[str, str], ConfidenceInterval]:
+    tp, fp, fn, tn = m.one_vs_rest(cm)
+    sq = None if squares is None else m.one_vs_rest(squares)
+    fname = f_column(beta)
+    out: dict[tuple[str, str], ConfidenceInterval] = {}
+
+    def prop(key: tuple[str, str], x: Any, n: Any, n_sq: Any = None) -> None:
+        suffix = ""
+        if n_sq is not None:  # weighted: the proportion over Kish's effective number of cases
+            with np.errstate(invalid="ignore", divide="ignore"):
+                n_eff = np.where(n_sq > 0, np.asarray(n, dtype=np.float64) ** 2 / np.where(n_sq > 0, n_sq, 1), 0.0)
+                x = np.where(n > 0, np.asarray(x, dtype=np.float64) / np.where(n > 0, n, 1), 0.0) * n_eff
+            n, suffix = n_eff, KISH
+        ci = proportion_ci(x, n, level=level, method=pmethod)
+        out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method + suffix, float_or_array(est[key]),
+                                      ci.standard_error)
+
+    def sq_of(*parts: int) -> Any:
+        return None if sq is None else sum(sq[i] for i in parts)
+
+    prop(("per_class", "precision"), tp, tp + fp, sq_of(0, 1))
+    prop(("per_class", "recall"), tp, tp + fn, sq_of(0, 2))
+    prop(("per_class", "specificity"), tn, tn + fp, sq_of(3, 1))
+    prop(("per_class", "npv"), tn, tn + fn, sq_of(3, 2))
+    prop(("per_class", "fallout"), fp, fp + tn, sq_of(1, 3))
+    n = cm.sum(axis=(-2, -1))
+    errors = n - np.trace(cm, axis1=-2, axis2=-1)
+    n_sq = None if squares is None else squares.sum(axis=(-2, -1))
+    prop(("overall", "accuracy"), n - errors, n, n_sq)
+    prop(("overall", "error_rate"), errors, n, n_sq)
+    acc = out["overall", "accuracy"]
+    err = out["overall", "error_rate"]
+    for name in ("precision", "recall", fname):
+        out["micro", name] = ConfidenceInterval(
+            acc.low, acc.high, level, f"{acc.method} (micro {name} = accuracy)", float_or_array(est["micro", name]),
+            acc.standard_error,
+        )
+    if k > 1:
+        f_low, f_high = float_or_array(np.asarray(err.low) / (k - 1)), float_or_array(np.asarray(err.high) / (k - 1))
+        s_low, s_high = float_or_array(1 - np.asarray(f_high)), float_or_array(1 - np.asarray(f_low))
+    else:
+        f_low = f_high = s_low = s_high = float_or_array(np.full(np.shape(n), np.nan))
+    how = f"{err.method} of the error rate, / (k - 1)"
+    f_se = None if err.standard_error is None or k < 2 else float_or_array(np.asarray(err.standard_error) / (k - 1))
+    out["micro", "fallout"] = ConfidenceInterval(f_low, f_high, level, how, float_or_array(est["micro", "fallout"]),
+                                                 f_se)
+    for name in ("specificity", "npv"):
+        out["micro", name] = ConfidenceInterval(
+            s_low, s_high, level, f"1 - ({how})", float_or_array(est["micro", name]), f_se
+        )
+    delta_keys = [("per_class", fname)] + [(a, nm) for a in ("macro", "weighted") for nm in _names(fname)]
+    delta_keys += [("overall", "balanced_accuracy"), ("overall", "mcc"), ("overall", "kappa")]
+    from ..measure_gradients import confusion_variances
+
+    # the delta method at the table smoothed by 1/k of a case per cell (clfeval.resampling): an
+    # empty cell would otherwise give its measures no variance at all
+    if squares is None:
+        plain = confusion_variances(cm, cm, cm.sum(axis=(-2, -1)), beta)
+        smoothed = cm + smoothing_of(cm)
+        variances = confusion_variances(smoothed, smoothed, smoothed.sum(axis=(-2, -1)), beta)
+        how = DELTA
+    else:  # weighted cases: 1/k of a case of the mean weight per cell
+        plain = confusion_variances(cm, squares, n_cases, beta)
+        mean_weight = (cm.sum(axis=(-2, -1)) / np.asarray(n_cases, dtype=np.float64))[..., None, None]
+        smoothed = cm + smoothing_of(cm) * mean_weight
+        variances = confusion_variances(smoothed, squares + smoothing_of(cm) * mean_weight**2, n_cases, beta)
+        how = DELTA_WEIGHTED
+    center = confusion_metrics(smoothed, beta)
+    z = z_quantile(level)
+    for key in delta_keys:
+        e = np.asarray(est[key])
+        se_smoothed = np.where(np.isnan(e), np.nan, np.sqrt(variances[key]))
+        low, high = transformed_interval(e, np.asarray(center[key]), se_smoothed, z,
+                                         MEASURE_RANGES.get(key[1], (0.0, 1.0)))
+        se = np.where(np.isnan(e), np.nan, np.sqrt(plain[key]))  # the textbook delta method's, reported
+        out[key] = ConfidenceInterval(float_or_array(low), float_or_array(high), level,
+                                      delta_method_name(how, key[1], k),
+                                      float_or_array(e), standard_error=float_or_array(se))
+    recall = np.asarray(est["per_class", "recall"])
+    for key in (("overall", "balanced_accuracy"), ("macro", "recall")):
+        out[key] = mover_average(out["per_class", "recall"], recall, None, np.asarray(est[key]), level)
+    out["weighted", "recall"] = ConfidenceInterval(  # sum over classes of support x recall / n = accuracy
+        acc.low, acc.high, level, f"{acc.method} (weighted recall = accuracy)",
+        float_or_array(est["weighted", "recall"]),
+        acc.standard_error)
+    support = tp + fn
+    for avg, weights in (("macro", None), ("weighted", support)):
+        for name in ("precision", "specificity", "npv", "fallout"):
+            delta = out[avg, name]
+            mover = mover_average(out["per_class", name], np.asarray(est["per_class", name]), weights,
+                                  np.asarray(est[avg, name]), level)
+            out[avg, name] = ConfidenceInterval(
+                float_or_array(np.fmin(delta.low, mover.low)), float_or_array(np.fmax(delta.high, mover.high)), level,
+                f"{delta.method} or {mover.method}, whichever reaches further", delta.estimate, delta.standard_error)
+    return out
+
+
+def mover_average(per_class: ConfidenceInterval, values: np.ndarray, weights: np.ndarray | None,
+                  average: np.ndarray, level: float) -> ConfidenceInterval:
+    """An average of per-class proportions sum_i w_i p_i by MOVER (Zou & Donner 2008; Newcombe
+    2011): low = average - sqrt(sum w_i^2 (p_i - l_i)^2), high = average + sqrt(sum w_i^2 (u_i -
+    p_i)^2), from each class's score interval (l_i, u_i). The skew of each interval carries into
+    the average, and a class at 0 or 1 still adds its width. Exact in its assumptions for the
+    recalls (balanced accuracy: each from its own row) and for two classes; classes with an
+    undefined value are left out and the weights (None: equal; else e.g. the supports) rescaled.
+
+    >>> from clfeval.uncertainty import proportion_ci
+    >>> ci = proportion_ci(np.array([6, 50]), np.array([6, 54]))  # recalls 6/6 and 50/54
+    >>> r = np.array([1.0, 50 / 54])
+    >>> iv = mover_average(ci, r, None, r.mean(), 0.95)
+    >>> round(iv.low, 4), round(iv.high, 4)
+    (0.7613, 0.9854)
+    """
+    lows, highs = np.asarray(per_class.low, dtype=np.float64), np.asarray(per_class.high, dtype=np.float64)
+    ok = ~np.isnan(values)
+    w = np.ones(values.shape) if weights is None else np.asarray(weights, dtype=np.float64)
+    w = np.where(ok, w, 0.0)
+    total = w.sum(axis=-1, keepdims=True)
+    w = np.where(total > 0, w, ok.astype(np.float64))  # all-zero weights: plain mean, as the report
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = w / w.sum(axis=-1, keepdims=True)
+        down = np.sqrt(np.where(ok, (w * (values - lows)) ** 2, 0.0).sum(axis=-1))
+        up = np.sqrt(np.where(ok, (w * (highs - values)) ** 2, 0.0).sum(axis=-1))
+    defined = ok.any(axis=-1) & ~np.isnan(average)
+    low = np.where(defined, np.clip(average - down, 0.0, 1.0), np.nan)
+    high = np.where(defined, np.clip(average + up, 0.0, 1.0), np.nan)
+    return ConfidenceInterval(float_or_array(low), float_or_array(high), level,
+                              f"MOVER from each class's {per_class.method} interval",
+                              float_or_array(average))
