@@ -177,10 +177,31 @@ class ImportGraph:
                         out[alias.asname] = alias.name
         return out
 
+    def owned_attributes(self, module: str) -> set[str]:
+        """Attribute names a class of ``module`` owns: assigned on ``self``/``cls`` or declared in a
+        class body (dataclass fields, methods, slots)."""
+        owned: set[str] = set()
+        for node in ast.walk(self.trees[module]):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        owned.add(item.name)
+                    elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                        owned.add(item.target.id)
+                    elif isinstance(item, ast.Assign):
+                        owned.update(t.id for t in item.targets if isinstance(t, ast.Name))
+            elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+                  and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                owned.add(node.attr)
+        return owned
+
     def private_writes(self) -> list[str]:
-        """Assignments to another object's private attribute (``ev._x = ...``, ``obj.__dict__[k] = ...``)."""
+        """Assignments to another object's private attribute (``ev._x = ...``, ``obj.__dict__[k] = ...``,
+        ``setattr(obj, "_x", ...)``). A module may write the private attributes its own classes own
+        on any instance of them (a classmethod filling a new object, a copy)."""
         found = []
         for module, tree in self.trees.items():
+            owned = self.owned_attributes(module)
             for node in ast.walk(tree):
                 targets: list[ast.expr] = []
                 if isinstance(node, ast.Assign):
@@ -189,19 +210,32 @@ class ImportGraph:
                     targets = [node.target]
                 for t in targets:
                     for leaf in _leaves(t):
-                        if (isinstance(leaf, ast.Attribute) and _private(leaf.attr)
-                                and not (isinstance(leaf.value, ast.Name) and leaf.value.id in ("self", "cls"))):
+                        if (isinstance(leaf, ast.Attribute) and _private(leaf.attr) and leaf.attr not in owned
+                                and not _is_self(leaf.value)):
                             found.append(f"{module}:{node.lineno} writes {ast.unparse(leaf)}")
                         elif (isinstance(leaf, ast.Subscript) and isinstance(leaf.value, ast.Attribute)
-                              and leaf.value.attr == "__dict__"
-                              and not (isinstance(leaf.value.value, ast.Name) and leaf.value.value.id == "self")):
+                              and leaf.value.attr == "__dict__" and not _is_self(leaf.value.value)):
                             found.append(f"{module}:{node.lineno} writes {ast.unparse(leaf)}")
             for node in ast.walk(tree):
                 if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr"
                         and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
                         and isinstance(node.args[1].value, str) and _private(node.args[1].value)
-                        and not (isinstance(node.args[0], ast.Name) and node.args[0].id == "self")):
+                        and node.args[1].value not in owned and not _is_self(node.args[0])):
                     found.append(f"{module}:{node.lineno} sets {ast.unparse(node)}")
+        return found
+
+    def private_reads(self) -> list[str]:
+        """``obj._name`` read where no class of the reading module owns ``_name``: another module's
+        private state or method used from outside (``ev._cases``, ``ScoreTable._build``)."""
+        found = []
+        for module, tree in self.trees.items():
+            owned = self.owned_attributes(module)
+            aliases = self._module_aliases(module)
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and _private(node.attr)
+                        and node.attr not in owned and not _is_self(node.value)
+                        and not (isinstance(node.value, ast.Name) and node.value.id in aliases)):
+                    found.append(f"{module}:{node.lineno} reads {ast.unparse(node)}")
         return found
 
     def sizes(self) -> dict[str, int]:
@@ -214,6 +248,10 @@ class ImportGraph:
 
 def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _is_self(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id in ("self", "cls")
 
 
 def _leaves(target: ast.expr) -> Iterator[ast.expr]:
@@ -234,6 +272,9 @@ if __name__ == "__main__":
         print("  ", line)
     print("private writes:", len(w := g.private_writes()))
     for line in w:
+        print("  ", line)
+    print("private reads:", len(r := g.private_reads()))
+    for line in r:
         print("  ", line)
     big = {m: n for m, n in g.sizes().items() if n > 800}
     print("over 800 lines:", len(big))

@@ -5,14 +5,21 @@ indicator matrices, sample weights and ``labels=`` arguments; :func:`assert_same
 clfeval function and its scikit-learn counterpart on the same input and checks that they agree on
 the value (to 1e-12), on the warnings and on the error class.
 
+Every call of :func:`assert_same_outcome` is tallied in :data:`ORACLE_CALLS` under the running
+test, as a value comparison or as an exception-only comparison (scikit-learn raised);
+:func:`oracle_share` makes a hypothesis oracle test fail when too few of its calls compared values,
+so that a strategy drifting into invalid input cannot turn an oracle test into an error-class check.
+
 Profiles: ``default`` (modest, used in CI) and ``thorough`` (for bug hunting), chosen with the
 environment variable ``CLFEVAL_HYPOTHESIS_PROFILE``.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import warnings
+from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -173,6 +180,38 @@ def sample_weights(
     return np.array(vals, dtype=np.float64)
 
 
+def rarely(draw: st.DrawFn, one_in: int = 10) -> bool:
+    """True about once in ``one_in`` draws (False in hypothesis's simplest example): a gate that
+    keeps an input class that scikit-learn refuses reachable without letting it crowd out the
+    valid inputs whose values the oracle tests compare."""
+    return draw(st.sampled_from([False] * (one_in - 1) + [True]))
+
+
+@st.composite
+def with_every_class(draw: st.DrawFn, y: np.ndarray, pool: np.ndarray) -> np.ndarray:
+    """``y`` with each label of ``pool`` at some drawn position (appended where ``y`` is shorter
+    than the pool): scikit-learn infers the classes from y_true where no labels= names them."""
+    k = len(pool)
+    if len(y) < k:
+        return np.concatenate([y, pool])
+    at = np.array(draw(st.permutations(range(len(y))))[:k], dtype=np.intp)
+    y = y.copy()
+    y[at] = pool
+    return y
+
+
+@st.composite
+def oracle_weights(draw: st.DrawFn, n: int, all_zero_one_in: int = 20, **kw: Any) -> np.ndarray | None:
+    """:func:`sample_weights` (zeros and fractions included) that are all zero only about once in
+    ``all_zero_one_in`` draws: both libraries refuse all-zero weights, so without this gate the
+    simplest (all-zero) draws compare only the error class."""
+    w = draw(sample_weights(n, **kw))
+    if w is not None and not w.any() and not rarely(draw, all_zero_one_in):
+        w = w.copy()
+        w[draw(st.integers(0, n - 1))] = 1
+    return w
+
+
 @st.composite
 def labels_argument(draw: st.DrawFn, pool: np.ndarray, present: np.ndarray) -> np.ndarray | None:
     """A ``labels=`` argument: None, a permutation of the present labels, a subset, or a superset
@@ -272,6 +311,39 @@ def for_oracle(x: Any, key: str | None = None) -> Any:
     return x
 
 
+#: Per test (pytest node id): how many oracle calls compared a value ("value") and how many only
+#: compared the exception class because scikit-learn raised ("error").
+ORACLE_CALLS: defaultdict[str, Counter] = defaultdict(Counter)
+
+
+def _current_test() -> str:
+    return os.environ.get("PYTEST_CURRENT_TEST", "<no test>").rsplit(" (", 1)[0]
+
+
+def oracle_share(min_share: float) -> Callable[[Callable], Callable]:
+    """Decorator (above ``@given``): after the test's examples ran, at least ``min_share`` of its
+    :func:`assert_same_outcome` calls must have compared values, not only an exception class."""
+
+    def decorate(test: Callable) -> Callable:
+        @functools.wraps(test)
+        def wrapper(*args: Any, **kwargs: Any) -> None:
+            key = _current_test()
+            ORACLE_CALLS.pop(key, None)
+            test(*args, **kwargs)
+            tally = ORACLE_CALLS[key]
+            total = tally["value"] + tally["error"]
+            assert total > 0, f"{key}: no oracle call was made"
+            assert tally["value"] >= min_share * total, (
+                f"{key}: only {tally['value']} of {total} oracle calls compared values "
+                f"(scikit-learn raised in {tally['error']}); at least {min_share:.0%} must: "
+                "reshape the strategy so that most inputs are valid"
+            )
+
+        return wrapper
+
+    return decorate
+
+
 def assert_same_outcome(
     ours: Callable,
     theirs: Callable,
@@ -280,7 +352,8 @@ def assert_same_outcome(
     check_warnings: bool = True,
     **kwargs: Any,
 ) -> Any:
-    """Run both functions on the same input: same value (1e-12), warnings and error class."""
+    """Run both functions on the same input: same value (1e-12) and warnings, or, where
+    scikit-learn raises, the same error class. Tallied in :data:`ORACLE_CALLS`."""
     exp, exp_exc, exp_warn = run_capturing(
         theirs, *map(for_oracle, args), **{k: for_oracle(v, k) for k, v in kwargs.items()}
     )
@@ -296,11 +369,13 @@ def assert_same_outcome(
         assert isinstance(got_exc, expected_cls), (
             f"{call}: sklearn raised {exp_exc!r}, clfeval raised {got_exc!r}"
         )
+        ORACLE_CALLS[_current_test()]["error"] += 1
         return None
     assert got_exc is None, f"{call}: clfeval raised {got_exc!r}, sklearn returned {exp!r}"
     (compare or (lambda a, e: assert_close(a, e, what=call)))(got, exp)
     if check_warnings:
         assert got_warn == exp_warn, f"{call}: warnings {got_warn} != sklearn's {exp_warn}"
+    ORACLE_CALLS[_current_test()]["value"] += 1
     return got
 
 

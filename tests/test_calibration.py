@@ -32,7 +32,7 @@ from clfeval.calibration import (
     uniform_edges,
 )
 from clfeval.calibration.binning import assign_bins_uniform as _assign_uniform
-from conftest import assert_same_outcome, sample_weights
+from conftest import assert_same_outcome, oracle_share, sample_weights
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 
@@ -155,6 +155,7 @@ def brute_decomposition(p, hit, w):
 # scikit-learn parity
 
 
+@oracle_share(0.7)
 @given(binary_data(weighted=False), st.integers(1, 12), st.sampled_from(["uniform", "quantile"]))
 def test_calibration_curve_matches_sklearn(data, n_bins, strategy):
     y, p, _ = data

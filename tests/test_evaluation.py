@@ -20,6 +20,58 @@ from clfeval.roc_pr import BinaryRanking, Curve, macro_curve
 TOL = dict(rtol=1e-12, atol=1e-12)
 METRICS = ("precision", "recall", "f1")
 
+# Sample weights of the oracle tests: none, integers 0-3, or fractions in [0, 3) with exact zeros
+# (a quarter of them); never all zero (evaluate() and scikit-learn refuse that). rtol 1e-12 holds
+# for fractional weights too: the two libraries sum the same float64 weights in different orders
+# (a few ulps), and no compared number divides by a difference of nearly equal sums.
+WEIGHT_KINDS = st.sampled_from(["none", "int", "fraction", "fraction"])
+
+
+def draw_weights(rng: np.random.Generator, n: int, kind: str) -> np.ndarray | None:
+    if kind == "none":
+        return None
+    if kind == "int":
+        w = rng.integers(0, 4, n)
+    else:
+        w = rng.uniform(0.0, 3.0, n)
+        w[rng.random(n) < 0.25] = 0.0
+    if not w.any():
+        w[rng.integers(0, n)] = 1
+    return w
+
+
+def same_roc(curve, y_true, score, w) -> bool:
+    """The curve is sklearn's roc_curve: the same points, except that with fractional weights the
+    collinear points sklearn drops (exact zero second differences of its cumulative sums) may be
+    kept, as the two libraries' sums differ in the last bits; so every sklearn point is on the
+    curve and every curve point is one of sklearn's drop_intermediate=False points."""
+    fpr, tpr, thr = skm.roc_curve(y_true, score, sample_weight=w)
+    if w is None or w.dtype.kind in "iu":
+        return close(curve.fpr, fpr) and close(curve.tpr, tpr) and close(curve.thresholds, thr)
+    full = np.column_stack(skm.roc_curve(y_true, score, sample_weight=w, drop_intermediate=False))
+    got = np.column_stack([curve.fpr, curve.tpr, curve.thresholds])
+
+    def within(a, b):
+        return all(any(close(p, q) for q in b) for p in a)
+
+    return within(np.column_stack([fpr, tpr, thr]), got) and within(got, full)
+
+
+def nanmean(a) -> float:
+    """Mean of the defined (non-NaN) values; NaN when none is (without numpy's warning)."""
+    a = np.asarray(a, dtype=float)
+    return float(a[~np.isnan(a)].mean()) if (~np.isnan(a)).any() else math.nan
+
+
+def undefined_as_nan(ref, y_is_class, w):
+    """scikit-learn's per-class value, NaN where the class has no (weighted) true sample: there
+    average_precision_score returns 0.0 with a warning, but evaluate()'s report shows an undefined
+    value (0/0) as NaN and leaves it out of the averages (documented in the module docstring of
+    clfeval.report.table and in the report's notes)."""
+    ww = np.ones(y_is_class.shape[0]) if w is None else np.asarray(w, dtype=float)
+    positives = ww @ np.asarray(y_is_class, dtype=float)
+    return np.where(positives > 0, ref, np.nan)
+
 
 def quiet_eval(*args, **kwargs) -> clfeval.Evaluation:
     with warnings.catch_warnings():
@@ -62,34 +114,36 @@ def check_report_against_sklearn(ev, y_true, y_pred, labels, w=None, multilabel=
 @given(
     n=st.integers(2, 60),
     n_values=st.integers(1, 8),
-    weighted=st.booleans(),
+    weights=WEIGHT_KINDS,
     seed=st.integers(0, 2**31),
 )
-def test_binary_scores_match_sklearn(n, n_values, weighted, seed):
+def test_binary_scores_match_sklearn(n, n_values, weights, seed):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
     y[:2] = [0, 1]
     s = rng.integers(0, n_values + 1, n) / n_values  # ties on purpose
-    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    w = draw_weights(rng, n, weights)  # zero weights can leave a class with no weight at all
     ev = quiet_eval(y, y_score=s, sample_weight=w)
     y_pred = (s >= 0.5).astype(int)
     assert ev.task == "binary" and ev.threshold == 0.5 and ev.score_kind == "probability"
     assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, sample_weight=w))
     check_report_against_sklearn(ev, y, y_pred, [0, 1], w)
     o = ev.report.overall
-    assert close(o["accuracy"], skm.accuracy_score(y, y_pred, sample_weight=w))
-    assert close(o["balanced_accuracy"], skm.balanced_accuracy_score(y, y_pred, sample_weight=w))
-    assert close(o["mcc"], skm.matthews_corrcoef(y, y_pred, sample_weight=w))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        kappa = skm.cohen_kappa_score(y, y_pred, sample_weight=w)
-    assert close(o["kappa"], kappa)
-    assert close(o["roc_auc"], skm.roc_auc_score(y, s, sample_weight=w))
-    assert close(o["average_precision"], skm.average_precision_score(y, s, sample_weight=w))
+        warnings.simplefilter("ignore")  # a class of zero total weight: undefined, sklearn warns
+        assert close(o["accuracy"], skm.accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["balanced_accuracy"], skm.balanced_accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["mcc"], skm.matthews_corrcoef(y, y_pred, sample_weight=w))
+        assert close(o["kappa"], skm.cohen_kappa_score(y, y_pred, sample_weight=w))
+        assert close(o["roc_auc"], skm.roc_auc_score(y, s, sample_weight=w))
+        ap = skm.average_precision_score(y, s, sample_weight=w)
+    assert close(o["average_precision"], undefined_as_nan(ap, y == 1, w))
+    if w is not None and not (w[y == 0].any() and w[y == 1].any()):
+        return  # one class has no weight: no curve to compare (both libraries warn, AUC is NaN)
     # the curves are sklearn's points (PR reversed: decreasing threshold)
-    fpr, tpr, thr = skm.roc_curve(y, s, sample_weight=w)
     roc = ev.roc.main
-    assert close(roc.fpr, fpr) and close(roc.tpr, tpr) and close(roc.thresholds, thr)
+    assert same_roc(roc, y, s, w)
+    fpr, tpr, _ = skm.roc_curve(y, s, sample_weight=w)
     assert close(roc.area, skm.auc(fpr, tpr))
     prec, rec, pthr = skm.precision_recall_curve(y, s, sample_weight=w)
     pr = ev.pr.main
@@ -141,36 +195,94 @@ def test_hard_predictions_and_scores_together():
 # -- multi-class ------------------------------------------------------------------------------------
 
 
-@given(n=st.integers(6, 80), k=st.integers(3, 6), weighted=st.booleans(), seed=st.integers(0, 2**31))
-def test_multiclass_probabilities_match_sklearn(n, k, weighted, seed):
+@given(
+    n=st.integers(6, 80),
+    k=st.integers(3, 6),
+    weights=WEIGHT_KINDS,
+    absent=st.booleans(),
+    seed=st.integers(0, 2**31),
+)
+def test_multiclass_probabilities_match_sklearn(n, k, weights, absent, seed):
+    """Every class in y_true, or (``absent``) one class only in labels= and the score columns."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, k, n)
     y[:k] = np.arange(k)
+    if absent:
+        gone = int(rng.integers(0, k))
+        y[y == gone] = (gone + 1) % k
+    labels = list(range(k))
     logits = rng.integers(0, 4, (n, k)).astype(float)
     proba = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
-    w = rng.integers(1, 4, n).astype(float) if weighted else None
-    ev = quiet_eval(y, y_score=proba, sample_weight=w)
+    w = draw_weights(rng, n, weights)
+    ev = quiet_eval(y, y_score=proba, sample_weight=w, labels=labels if absent else None)
     y_pred = proba.argmax(axis=1)
     assert ev.task == "multiclass"
-    assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, sample_weight=w))
-    check_report_against_sklearn(ev, y, y_pred, list(range(k)), w)
-    auc = skm.roc_auc_score(y, proba, multi_class="ovr", average=None, sample_weight=w)
+    assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, labels=labels, sample_weight=w))
+    check_report_against_sklearn(ev, y, y_pred, labels, w)
+    o = ev.report.overall
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert close(o["accuracy"], skm.accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["balanced_accuracy"], skm.balanced_accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["mcc"], skm.matthews_corrcoef(y, y_pred, sample_weight=w))
+        assert close(o["kappa"], skm.cohen_kappa_score(y, y_pred, labels=labels, sample_weight=w))
+        auc = skm.roc_auc_score(y, proba, multi_class="ovr", average=None, sample_weight=w, labels=labels)
+        weighted_auc = skm.roc_auc_score(y, proba, multi_class="ovr", average="weighted", sample_weight=w,
+                                         labels=labels)
     assert close([r["roc_auc"] for r in ev.report.rows], auc)
-    for avg in ("macro", "weighted", "micro"):
-        ref = skm.roc_auc_score(y, proba, multi_class="ovr", average=avg, sample_weight=w)
-        assert close(ev.report.averages[avg]["roc_auc"], ref), avg
-    onehot = label_binarize(y, classes=list(range(k)))
-    ap = skm.average_precision_score(onehot, proba, average=None, sample_weight=w)
+    # macro: the mean of the defined classes' AUCs (sklearn: NaN as soon as one class is undefined;
+    # evaluate() leaves undefined values out of the averages, see undefined_as_nan)
+    assert close(ev.report.averages["macro"]["roc_auc"], nanmean(auc))
+    assert close(ev.report.averages["weighted"]["roc_auc"], weighted_auc)
+    onehot = label_binarize(y, classes=labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert close(ev.report.averages["micro"]["roc_auc"],
+                     skm.roc_auc_score(onehot, proba, average="micro", sample_weight=w))
+        ap = undefined_as_nan(skm.average_precision_score(onehot, proba, average=None, sample_weight=w), onehot, w)
+        ap_rest = {avg: skm.average_precision_score(onehot, proba, average=avg, sample_weight=w)
+                   for avg in ("weighted", "micro")}
     assert close([r["average_precision"] for r in ev.report.rows], ap)
-    for avg in ("macro", "weighted", "micro"):
-        ref = skm.average_precision_score(onehot, proba, average=avg, sample_weight=w)
+    assert close(ev.report.averages["macro"]["average_precision"], nanmean(ap))
+    for avg, ref in ap_rest.items():  # a class without weight has weight 0 here: no difference
         assert close(ev.report.averages[avg]["average_precision"], ref), avg
     # micro curves are sklearn's curves of the flattened one-hot problem
-    fpr, tpr, _ = skm.roc_curve(onehot.ravel(), proba.ravel(), sample_weight=None if w is None else np.repeat(w, k))
-    assert close(ev.roc["micro"].fpr, fpr) and close(ev.roc["micro"].tpr, tpr)
+    assert same_roc(ev.roc["micro"], onehot.ravel(), proba.ravel(), None if w is None else np.repeat(w, k))
     for c in range(k):
-        fpr, tpr, _ = skm.roc_curve(y == c, proba[:, c], sample_weight=w)
-        assert close(ev.roc[str(c)].fpr, fpr) and close(ev.roc[str(c)].tpr, tpr)
+        ww = np.ones(n) if w is None else w
+        if not (ww[y == c].any() and ww[y != c].any()):
+            continue  # no curve: sklearn's roc_curve warns and gives NaN rates
+        assert same_roc(ev.roc[str(c)], y == c, proba[:, c], w)
+
+
+@given(
+    n=st.integers(1, 60),
+    k=st.integers(1, 5),
+    extra=st.integers(0, 2),
+    weights=WEIGHT_KINDS,
+    seed=st.integers(0, 2**31),
+)
+def test_hard_predictions_with_absent_classes_match_sklearn(n, k, extra, weights, seed):
+    """labels= in a drawn order, with ``extra`` classes in neither y_true nor y_pred (and, by
+    chance, classes only on one side); zero and fractional weights."""
+    rng = np.random.default_rng(seed)
+    names = np.array(["ant", "bee", "cat", "dog", "eel", "fox", "gnu"])
+    y, y_pred = names[rng.integers(0, k, n)], names[rng.integers(0, k, n)]
+    labels = names[rng.permutation(k + extra)].tolist()
+    if len(labels) < 2:
+        labels.append("yak")  # a single named class is a one-class evaluation: not compared here
+    w = draw_weights(rng, n, weights)
+    ev = quiet_eval(y, y_pred, labels=labels, sample_weight=w)
+    assert ev.names == labels
+    assert close(ev.confusion.counts, skm.confusion_matrix(y, y_pred, labels=labels, sample_weight=w))
+    check_report_against_sklearn(ev, y, y_pred, labels, w)
+    o = ev.report.overall
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert close(o["accuracy"], skm.accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["balanced_accuracy"], skm.balanced_accuracy_score(y, y_pred, sample_weight=w))
+        assert close(o["mcc"], skm.matthews_corrcoef(y, y_pred, sample_weight=w))
+        assert close(o["kappa"], skm.cohen_kappa_score(y, y_pred, labels=labels, sample_weight=w))
 
 
 def test_multiclass_string_labels_target_names_and_label_order():
@@ -189,24 +301,32 @@ def test_multiclass_string_labels_target_names_and_label_order():
 # -- multilabel -------------------------------------------------------------------------------------
 
 
-@given(n=st.integers(4, 50), L=st.integers(2, 5), seed=st.integers(0, 2**31))
-def test_multilabel_matches_sklearn(n, L, seed):
+@given(n=st.integers(4, 50), L=st.integers(2, 5), weights=WEIGHT_KINDS, absent=st.booleans(),
+       seed=st.integers(0, 2**31))
+def test_multilabel_matches_sklearn(n, L, weights, absent, seed):
+    """Zero and fractional weights; ``absent``: one label column that no sample has."""
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, (n, L))
     y[0], y[1] = 0, 1
+    if absent:
+        y[:, rng.integers(0, L)] = 0
     s = rng.integers(0, 5, (n, L)) / 4
-    ev = quiet_eval(y, y_score=s)
+    w = draw_weights(rng, n, weights)
+    ev = quiet_eval(y, y_score=s, sample_weight=w)
     pred = (s >= 0.5).astype(int)
     assert ev.task == "multilabel"
-    check_report_against_sklearn(ev, y, pred, list(range(L)), multilabel=True)
-    assert close(ev.confusion.sklearn_layout(), skm.multilabel_confusion_matrix(y, pred))
-    assert close(ev.report.overall["accuracy"], skm.accuracy_score(y, pred))
-    assert close(ev.report.overall["hamming_loss"], skm.hamming_loss(y, pred))
+    check_report_against_sklearn(ev, y, pred, list(range(L)), w, multilabel=True)
+    assert close(ev.confusion.sklearn_layout(), skm.multilabel_confusion_matrix(y, pred, sample_weight=w))
+    assert close(ev.report.overall["accuracy"], skm.accuracy_score(y, pred, sample_weight=w))
+    assert close(ev.report.overall["hamming_loss"], skm.hamming_loss(y, pred, sample_weight=w))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        auc = skm.roc_auc_score(y, s, average=None)
+        auc = skm.roc_auc_score(y, s, average=None, sample_weight=w)
+        micro = skm.roc_auc_score(y, s, average="micro", sample_weight=w)
+        ap = undefined_as_nan(skm.average_precision_score(y, s, average=None, sample_weight=w), y, w)
     assert close([r["roc_auc"] for r in ev.report.rows], auc)
-    assert close(ev.report.averages["micro"]["roc_auc"], skm.roc_auc_score(y, s, average="micro"))
+    assert close(ev.report.averages["micro"]["roc_auc"], micro)
+    assert close([r["average_precision"] for r in ev.report.rows], ap)
 
 
 # -- confusion matrix views ---------------------------------------------------------------------------

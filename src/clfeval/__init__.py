@@ -2,7 +2,7 @@
 
 The light public surface; heavy optional dependencies are never imported here. The names below
 are imported on first use (PEP 562), so ``import clfeval`` itself is nearly free: the ``clfeval``
-command installs its Ctrl-C handling before numpy and the rest load (see :mod:`clfeval.command`).
+command installs its Ctrl-C handling before numpy and the rest load (see :mod:`clfeval.cli`).
 
 >>> import clfeval
 >>> clfeval.metrics.accuracy_score([0, 1, 1], [0, 1, 0])

@@ -1,4 +1,4 @@
-"""``python -m clfeval`` is the ``clfeval`` command (see :mod:`clfeval.command` and :mod:`clfeval.cli`).
+"""``python -m clfeval`` is the ``clfeval`` command (:func:`clfeval.cli.main`).
 
 >>> callable(main)
 True
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from .command import main
+from .cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

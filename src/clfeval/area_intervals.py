@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .curves import placement_values
 from .interval_scales import logit_interval
 from .stats._result import ConfidenceInterval, check_level
 
@@ -62,10 +63,8 @@ def delong_variances(neg: Any, pos: Any) -> tuple[np.ndarray, np.ndarray]:
     neg = np.asarray(neg, dtype=np.float64)
     pos = np.asarray(pos, dtype=np.float64)
     m, n = pos.sum(axis=-1, keepdims=True), neg.sum(axis=-1, keepdims=True)
+    v10, v01 = placement_values(neg, pos)
     with np.errstate(invalid="ignore", divide="ignore"):
-        # scores decrease along the arrays: negatives below score d = n - (negatives at or above d)
-        v10 = (n - np.cumsum(neg, axis=-1) + 0.5 * neg) / n  # share of negatives a positive at d outscores
-        v01 = (np.cumsum(pos, axis=-1) - 0.5 * pos) / m  # share of positives that outscore a negative at d
         auc = (pos * v10).sum(axis=-1, keepdims=True) / m
         s10 = (pos * (v10 - auc) ** 2).sum(axis=-1) / (m[..., 0] - 1)
         s01 = (neg * (v01 - auc) ** 2).sum(axis=-1) / (n[..., 0] - 1)

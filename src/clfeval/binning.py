@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .json_plain import nan_to_none
 from .roc_pr import BinaryRanking
 
 __all__ = [
@@ -364,9 +365,7 @@ class BinnedBounds:
 
         >>> BinnedBounds(None, 0.5, 0.5, 0.5, float("nan"), float("nan"), float("nan")).to_dict()["ap"]
         """
-        def clean(v: float) -> float | None:
-            return None if math.isnan(v) else v
-
+        clean = nan_to_none
         return {
             "bits": self.bits,
             "auc": clean(self.auc),

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .curves import trapezoid
 from .measures import fallout, ratio
 from .read_only import read_only_array
 from .sorted_search import first_reaching
@@ -515,7 +516,7 @@ def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = N
     bounds = np.concatenate([pc[:-1][nonempty], [1.0]])
     on = np.append(lines, lines[-1])  # each breakpoint's value, read off the segment starting there
     nec = fnr[on] * bounds + fpr[on] * (1.0 - bounds)
-    area = float(np.sum(np.diff(bounds) * (nec[1:] + nec[:-1]) / 2.0))
+    area = trapezoid(bounds, nec)
     return CostCurve(fpr, fnr, counts.thresholds, bounds, nec, lines, area, operating_line, pos_label)
 
 

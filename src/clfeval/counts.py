@@ -47,7 +47,9 @@ _PARALLEL_MIN = 1 << 21
 _POOL: ThreadPoolExecutor | None = None
 
 
-def _pool() -> ThreadPoolExecutor:
+def worker_pool() -> ThreadPoolExecutor:
+    """The package's shared pool of two threads, for numpy work that releases the GIL (made on
+    first use)."""
     global _POOL
     if _POOL is None:
         _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="clfeval")
@@ -102,7 +104,7 @@ def _joint_bincount(
     if n < _PARALLEL_MIN:
         return part(slice(None))
     half = n // 2
-    left, right = _pool().map(part, (slice(0, half), slice(half, n)))
+    left, right = worker_pool().map(part, (slice(0, half), slice(half, n)))
     return left + right
 
 
@@ -357,7 +359,7 @@ def _fast_integer_counts(
         return int(a.min()), int(a.max())
 
     if yt.shape[0] >= _PARALLEL_MIN:
-        (lo_t, hi_t), (lo_p, hi_p) = _pool().map(extremes, (yt, yp))
+        (lo_t, hi_t), (lo_p, hi_p) = worker_pool().map(extremes, (yt, yp))
     else:
         (lo_t, hi_t), (lo_p, hi_p) = extremes(yt), extremes(yp)
     lo, hi = min(lo_t, lo_p), max(hi_t, hi_p)

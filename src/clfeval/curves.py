@@ -23,12 +23,16 @@ from .exact_sums import rescale_classes
 __all__ = [
     "trapezoid",
     "count_totals",
+    "cumulative_counts",
     "roc_auc",
     "partial_roc_auc",
     "average_precision",
     "roc_points",
     "precision_recall_points",
     "det_points",
+    "interpolate_roc",
+    "roc_rates",
+    "placement_values",
     "mann_whitney_u",
     "pairwise_auc",
     "hand_till_pairs",
@@ -43,6 +47,16 @@ def trapezoid(x: np.ndarray, y: np.ndarray) -> float:
     """
     dx = np.diff(x)
     return float((dx * (y[1:] + y[:-1]) / 2.0).sum())
+
+
+def interpolate_roc(fpr_grid: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
+    """TPR of the ROC polyline through (fpr, tpr) (fpr non-decreasing) at each grid FPR, linearly
+    between points; at a vertical step (several points at one FPR) the highest TPR is read.
+
+    >>> interpolate_roc(np.array([0.25, 0.5]), np.array([0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 1.0, 1.0])).tolist()
+    [0.25, 1.0]
+    """
+    return np.interp(fpr_grid, fpr, tpr)
 
 
 def _total(a: np.ndarray) -> np.ndarray:
@@ -101,8 +115,12 @@ def _is_integer(a: np.ndarray) -> bool:
     return a.dtype.kind in "biu"
 
 
-def _cumsum(a: np.ndarray) -> np.ndarray:
-    """Cumulative counts along the last axis, in the counts' own kind (int stays exact).
+def cumulative_counts(a: np.ndarray) -> np.ndarray:
+    """Cumulative counts along the last axis, in the counts' own kind (int stays exact): the
+    true (or false) positives at each threshold, from per-score counts.
+
+    >>> cumulative_counts(np.array([True, False, True])).tolist()
+    [1, 1, 2]
 
     Speed trick: a casting cumsum is several times slower than a native one, and boolean (one
     sample per score) counts accumulate in int32, twice as fast as int64, when that cannot
@@ -120,11 +138,11 @@ def _ranks(d: int, dtype: np.dtype) -> np.ndarray:
 
 def _cumulative(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Cumulative (fps, tps) along the last axis."""
-    tps = _cumsum(pos)
+    tps = cumulative_counts(pos)
     if neg is None:
         fps = _ranks(tps.shape[-1], tps.dtype) - tps
         return fps, tps
-    return _cumsum(neg), tps
+    return cumulative_counts(neg), tps
 
 
 def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) -> float | np.ndarray:
@@ -139,7 +157,7 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
     pos = np.asarray(pos)
     n_total, p_total = count_totals(neg, pos)
     neg = _negatives(neg, pos)
-    tps = _cumsum(pos) if tps is None else tps
+    tps = cumulative_counts(pos) if tps is None else tps
     # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
     # tps + tps_before = 2 tps - pos.
     if pos.ndim == 1 and _is_integer(neg) and _is_integer(pos) and p_total > 0 and n_total > 0:
@@ -157,7 +175,7 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
         scaled = rescale_classes(neg, pos, float(n_total), float(p_total))
         if scaled is not None:
             neg, pos, n_total, p_total = scaled
-            tps = _cumsum(pos)
+            tps = cumulative_counts(pos)
     area2 = 2 * _dot(neg, tps) - _dot(neg, pos)
     denom = 2 * np.multiply(p_total, n_total, dtype=np.float64)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -183,7 +201,7 @@ def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
     if stop >= fpr.size:  # max_fpr reaches the last point: the whole curve
         area = trapezoid(fpr, tpr)
     else:
-        end = np.interp(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
+        end = interpolate_roc(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
         area = trapezoid(np.append(fpr[:stop], max_fpr), np.append(tpr[:stop], end))
     min_area = 0.5 * max_fpr**2
     return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
@@ -211,12 +229,12 @@ def average_precision(
         hits /= ranks
         return float(hits.sum() / ranks.size)
     _, p_total = count_totals(neg, pos)
-    tps = _cumsum(pos) if tps is None else tps
+    tps = cumulative_counts(pos) if tps is None else tps
     if neg is None:
         predicted = _ranks(tps.shape[-1], tps.dtype)
     else:
         with np.errstate(over="ignore"):
-            fps = _cumsum(np.asarray(neg))
+            fps = cumulative_counts(np.asarray(neg))
             predicted = fps + tps
     if pos.ndim == 1 and neg is not None and fps.dtype.kind == "f" and fps.size and not (
         np.isfinite(fps[-1]) and np.isfinite(predicted[-1])
@@ -266,12 +284,12 @@ def _roc_corners(
         if neg is not None:
             keep[1:-1] |= neg[1:-1] != neg[2:]
         idx = np.flatnonzero(keep)
-        tps = (_cumsum(pos) if tps_all is None else tps_all)[idx]
+        tps = (cumulative_counts(pos) if tps_all is None else tps_all)[idx]
         if neg is None:  # one sample per score: fps = rank - tps
             fps = idx + 1
             fps -= tps
         else:
-            fps = _cumsum(neg)[idx]
+            fps = cumulative_counts(neg)[idx]
         return idx, fps, tps
     # Float weights: test the cumulative sums themselves, as scikit-learn does (same rounding).
     fps, tps = _cumulative(neg, pos)
@@ -280,6 +298,23 @@ def _roc_corners(
     keep[1:-1] |= dtps[1:] != dtps[:-1]
     idx = np.flatnonzero(keep)
     return idx, fps[idx], tps[idx]
+
+
+def roc_rates(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(fpr, tpr) at every score of per-score counts (..., D), batched over leading axes, each
+    (..., D + 1) and starting at the origin; NaN rates where a class is missing. No point is
+    dropped (:func:`roc_points` gives scikit-learn's curve).
+
+    >>> fpr, tpr = roc_rates(np.array([[0, 1, 1]]), np.array([[1, 1, 0]]))
+    >>> fpr.tolist(), tpr.tolist()
+    ([[0.0, 0.0, 0.5, 1.0]], [[0.0, 0.5, 1.0, 1.0]])
+    """
+    fps, tps = _cumulative(None if neg is None else np.asarray(neg), np.asarray(pos))
+    zero = np.zeros(fps.shape[:-1] + (1,))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        fpr = np.concatenate([zero, fps / fps[..., -1:]], axis=-1)
+        tpr = np.concatenate([zero, tps / tps[..., -1:]], axis=-1)
+    return fpr, tpr
 
 
 def _keep_tps_steps(tps: np.ndarray) -> np.ndarray:
@@ -358,11 +393,11 @@ def precision_recall_points(
     ([0.5, 0.6666666666666666, 1.0, 1.0], [1.0, 1.0, 0.5, 0.0], [0.1, 0.4, 0.8])
     """
     pos = np.asarray(pos)
-    tps = _cumsum(pos) if tps is None else tps
+    tps = cumulative_counts(pos) if tps is None else tps
     if neg is None:  # one sample per score: everything ranked so far is predicted positive
         predicted = _ranks(tps.size, tps.dtype)
     else:
-        predicted = _cumsum(np.asarray(neg))
+        predicted = cumulative_counts(np.asarray(neg))
         predicted += tps
     if drop_intermediate and tps.size > 2:
         keep = _keep_tps_steps(tps)
@@ -421,6 +456,28 @@ def det_points(
         fpr = fps[sl][::-1] / n_total
         fnr = (p_total - tps[sl])[::-1] / p_total
     return fpr, fnr, thresholds[sl][::-1].copy()
+
+
+def placement_values(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """DeLong's placement values at each score, from per-score counts (..., D), highest first.
+
+    ``V10``: the share of negatives a positive at that score outscores (ties half); ``V01``: the
+    share of positives that outscore a negative there (ties half). The AUC is the positives'
+    mean ``V10`` (and the negatives' mean ``V01``); DeLong's variance is
+    ``var(V10) / m + var(V01) / n``. NaN where a class is missing.
+
+    >>> v10, v01 = placement_values(np.array([0, 1, 1]), np.array([1, 1, 0]))
+    >>> v10.tolist(), v01.tolist()
+    ([1.0, 0.75, 0.25], [0.25, 0.75, 1.0])
+    """
+    neg = np.asarray(neg, dtype=np.float64)
+    pos = np.asarray(pos, dtype=np.float64)
+    n, m = neg.sum(axis=-1, keepdims=True), pos.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        # scores decrease along the arrays: negatives below score d = n - (negatives at or above d)
+        v10 = (n - np.cumsum(neg, axis=-1) + 0.5 * neg) / n
+        v01 = (np.cumsum(pos, axis=-1) - 0.5 * pos) / m
+    return v10, v01
 
 
 def mann_whitney_u(counts: np.ndarray, positive: int) -> np.ndarray:

@@ -49,7 +49,8 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from .evaluation import Evaluation, _check_threshold, _resolve_labels
+from .evaluation import Evaluation
+from .evaluation_inputs import check_threshold, resolve_labels
 from .exceptions import ScoresBinnedWarning, ValuesError
 from .labels import as_array, as_score_array, union_labels, unique_sorted
 from .input_checks import compression_of, data_suffix, stem_of
@@ -164,7 +165,7 @@ def _plan(
         raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}.")
     if isinstance(split_every, bool) or not isinstance(split_every, (int, np.integer)) or split_every < 2:
         raise ValueError(f"split_every must be an integer of at least 2, got {split_every!r}.")
-    threshold = _check_threshold(threshold)
+    threshold = check_threshold(threshold)
     if threshold is not None and y_pred is not None:
         raise ValueError("pass threshold or y_pred, not both: threshold turns y_score into predictions, "
                          "which y_pred already are.")
@@ -193,8 +194,8 @@ def _plan(
         classes = labels
         if classes is None:
             present = [summary.y_true] + ([summary.y_pred] if summary.y_pred is not None else [])
-            classes = _resolve_labels(present[0], present[1] if len(present) > 1 else None, None, pos_label,
-                                      source.n_columns)
+            classes = resolve_labels(present[0], present[1] if len(present) > 1 else None, None, pos_label,
+                                     source.n_columns)
             options["labels"] = classes = _plain_strings(classes)
         if need_range and classes.size <= 2:
             # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)

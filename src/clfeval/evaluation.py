@@ -15,135 +15,80 @@ from __future__ import annotations
 import copy
 import json
 import warnings
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .confusion import ConfusionMatrix
-from . import sparse_counts
-from .counts import ConfusionCounts, MultilabelCounts
-from .exact_sums import scaled_floats, weight_total
-from .exceptions import UndefinedMetricWarning, ValuesError
+from .counts import MultilabelCounts
+from .evaluation_build import evaluation_fields, merge_rankings
+from .evaluation_inputs import check_threshold, predict_from_scores
+from .evaluation_intervals import band_of, interval_of, interval_tables
+from .evaluation_thresholds import threshold_entries
+from .exceptions import UndefinedMetricWarning
 from .influence import Cases
-from .interval_results import Intervals
-from .labels import (
-    as_array,
-    as_score_array,
-    check_finite_labels,
-    check_sample_weight,
-    encode,
-    union_labels,
-    unique_sorted,
-)
+from .interval_results import Intervals, intervals_to_plain
+from .json_plain import json_safe
 from .report.table import Report, build_report
-from .roc_pr import (
-    BinaryRanking,
-    BreakEvenPoint,
-    Curve,
-    CurveSet,
-    OperatingPoint,
-    macro_curve,
-    pr_curve_of,
-    roc_curve_of,
-)
-from .scores import ScoreTable
-from .score_kind import default_threshold, score_kind as kind_of_scores
+from .roc_pr import BinaryRanking, BreakEvenPoint, Curve, CurveSet, OperatingPoint, macro_curve, pr_curve_of, roc_curve_of
+from .score_kind import score_kind as kind_of_scores
 
-__all__ = ["evaluate", "Evaluation", "json_safe"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .operating_points import ThresholdPoint
+    from .threshold_sweep import ThresholdSweep
 
-_BINARY = np.array([False, True])
-# Label pairs whose positive class is conventional (1 / True), as in scikit-learn.
-_NATURAL_POSITIVE = ({0, 1}, {-1, 1})
+__all__ = ["evaluate", "Evaluation", "json_safe", "merge_rankings", "predict_from_scores", "intervals_to_plain"]
 
 
-def json_safe(obj: Any) -> Any:
-    """Plain-Python data made valid for strict JSON: NaN -> None, +-inf -> "inf" / "-inf".
-
-    >>> json_safe({"a": [1.0, float("nan"), float("inf")], "b": np.int64(3)})
-    {'a': [1.0, None, 'inf'], 'b': 3}
-    """
-    if isinstance(obj, dict):
-        return {str(k): json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [json_safe(v) for v in obj]
-    if isinstance(obj, np.ndarray):
-        return json_safe(obj.tolist())
-    if isinstance(obj, (bool, np.bool_)):
-        return bool(obj)
-    if isinstance(obj, (int, np.integer)):
-        return int(obj)
-    if isinstance(obj, (float, np.floating)):
-        v = float(obj)
-        if v != v:
-            return None
-        if v in (float("inf"), float("-inf")):
-            return "inf" if v > 0 else "-inf"
-        return v
-    if obj is None or isinstance(obj, str):
-        return obj
-    return str(obj)
-
-
+@dataclass(frozen=True, eq=False, kw_only=True)
 class Evaluation:
     """Everything classic evaluation says about one classifier on one data set.
 
-    Build it with :func:`evaluate`. Attributes: ``task``, ``labels``, ``names``, ``pos_label``,
-    ``name``, ``threshold``, ``score_kind``, ``n_samples``, ``total_weight``, ``confusion``,
-    ``report``, ``roc``, ``pr``, ``break_even``, ``rankings`` (the score statistics per class).
+    Build it with :func:`evaluate` (or a stream's ``result()``); it is immutable: a variant is a
+    new Evaluation (:func:`dataclasses.replace`, :meth:`at`). Attributes: ``task``, ``labels``,
+    ``names``, ``pos_label``, ``name``, ``threshold``, ``score_kind``, ``n_samples``,
+    ``total_weight``, ``confusion``, ``report``, ``roc``, ``pr``, ``break_even``, ``rankings``
+    (the score statistics per class), ``micro`` (the micro-averaged ranking of a multi-class or
+    multilabel task), ``beta``, ``per_sample`` (multilabel per-sample counts), ``sample_weight``,
+    ``notes``, ``cases`` (the coerced inputs, for intervals that need each case; None for a
+    stream), ``dependent_rows`` (why the rows are not independent cases, e.g. pooled repeated
+    cross-validation; intervals warn with it), ``streamed`` ("weighted"/"unweighted" when built
+    from a stream's statistics), ``calibration_state`` (a stream's calibration histogram, or why
+    it has none) and ``binning`` (binned scores: {curve name: :class:`clfeval.binning.BinnedBounds`}).
 
     >>> ev = evaluate(["a", "b", "c", "a"], ["a", "b", "b", "a"])
     >>> ev.report.overall["accuracy"]
     0.75
     """
 
-    def __init__(
-        self,
-        *,
-        task: str,
-        labels: np.ndarray,
-        names: list[str],
-        pos_label: Any,
-        name: str | None,
-        threshold: float | None,
-        score_kind: str | None,
-        n_samples: int,
-        total_weight: float,
-        confusion: ConfusionMatrix,
-        rankings: dict[str, BinaryRanking] | None,
-        micro: BinaryRanking | None,
-        beta: float | None,
-        per_sample: np.ndarray | None,
-        sample_weight: np.ndarray | None,
-        notes: list[str],
-        cases: Any = None,
-    ) -> None:
-        self.task = task
-        self.labels = labels
-        self.names = names
-        self.pos_label = pos_label
-        self.name = name
-        self.threshold = threshold
-        self.score_kind = score_kind
-        self.n_samples = n_samples
-        self.total_weight = total_weight
-        self.confusion = confusion
-        self.rankings = rankings
-        self._micro = micro
-        self._beta = beta
-        self._per_sample = per_sample
-        self._sample_weight = sample_weight
-        self._notes = notes
-        # the coerced inputs (references, not copies) for intervals that need each case
-        self._cases = cases
-        # set by whoever built these rows when they are not independent cases (pooled repeated CV)
-        self._dependent_rows: str | None = None
-        # set by clfeval.streaming: "weighted"/"unweighted" when built from statistics (no cases)
-        self._streamed: str | None = None
-        #: binned scores (a stream's): {curve name: clfeval.binning.BinnedBounds}, else None
-        self.binning: dict[str, Any] | None = None
+    task: str
+    labels: np.ndarray
+    names: list[str]
+    pos_label: Any
+    name: str | None
+    threshold: float | None
+    score_kind: str | None
+    n_samples: int
+    total_weight: float
+    confusion: ConfusionMatrix
+    rankings: dict[str, BinaryRanking] | None
+    micro: BinaryRanking | None = None
+    beta: float | None = None
+    per_sample: np.ndarray | None = None
+    sample_weight: np.ndarray | None = None
+    notes: list[str] = field(default_factory=list)
+    cases: Any = None
+    dependent_rows: str | None = None
+    streamed: str | None = None
+    calibration_state: Any = None
+    binning: dict[str, Any] | None = None
+
+    @property
+    def _sample_weight(self) -> np.ndarray | None:  # the old name, read by tests
+        return self.sample_weight
 
     @property
     def has_scores(self) -> bool:
@@ -198,10 +143,10 @@ class Evaluation:
                     "average_precision": average(ap, support),
                 },
             }
-            if self._micro is not None:
+            if self.micro is not None:
                 areas["micro"] = {
-                    "roc_auc": self._micro.roc_auc,
-                    "average_precision": self._micro.average_precision,
+                    "roc_auc": self.micro.roc_auc,
+                    "average_precision": self.micro.average_precision,
                 }
             if self.task == "binary":
                 i = self.positive_index
@@ -211,13 +156,13 @@ class Evaluation:
             kwargs = dict(roc_auc=auc, average_precision=ap, area_averages=areas, headline=headline)
         report = build_report(
             self.confusion,
-            beta=self._beta,
-            per_sample=self._per_sample,
-            sample_weight=self._sample_weight,
-            notes=self._notes,
+            beta=self.beta,
+            per_sample=self.per_sample,
+            sample_weight=self.sample_weight,
+            notes=self.notes,
             **kwargs,
         )
-        undefined = report.notes[len(self._notes):]
+        undefined = report.notes[len(self.notes):]
         if undefined:
             warnings.warn(
                 " ".join(undefined), UndefinedMetricWarning, stacklevel=3
@@ -262,9 +207,9 @@ class Evaluation:
             n: build(r, n, ops[n], lab)
             for (n, r), lab in zip(self.rankings.items(), self.labels.tolist())
         }
-        assert self._micro is not None
+        assert self.micro is not None
         per_class = list(curves.values())
-        curves["micro"] = build(self._micro, "micro", ops["micro"])
+        curves["micro"] = build(self.micro, "micro", ops["micro"])
         curves["macro"] = macro_curve(per_class, "macro")
         return CurveSet(curves, "micro")
 
@@ -312,7 +257,7 @@ class Evaluation:
         if self.rankings is None or curve == "macro":
             return None
         if curve == "micro" and self.task != "binary":
-            return self._micro
+            return self.micro
         if curve not in self.rankings:
             raise KeyError(f"no curve named {curve!r}; the curves are {[*self.rankings, 'micro', 'macro']}.")
         return self.rankings[curve]
@@ -321,14 +266,19 @@ class Evaluation:
         assert self.rankings is not None
         if self.task == "binary":
             return self.rankings[self._main_name()]
-        assert self._micro is not None
-        return self._micro
+        assert self.micro is not None
+        return self.micro
 
     # -- thresholds: operating points, predictions at a threshold, the sweep ----------------------
 
-    def _class_curve(self, curve: str | None, what: str) -> tuple[str, int]:
-        """(name, index) of the class whose scores ``what`` thresholds: binary, the positive
-        class (``curve`` None or its name); otherwise ``curve``, a class / label name."""
+    def class_curve(self, curve: str | None, what: str = "threshold view") -> tuple[str, int]:
+        """(name, index) of the class whose scores a threshold view (``what``, named in errors)
+        thresholds: binary, the positive class (``curve`` None or its name); otherwise ``curve``,
+        a class / label name (one-vs-rest).
+
+        >>> evaluate([0, 1, 1], y_score=[0.2, 0.9, 0.6]).class_curve(None)
+        ('1', 1)
+        """
         if self.rankings is None:
             raise ValueError(f"this evaluation has no scores, so it has no {what}: pass y_score to evaluate().")
         if self.task == "binary":
@@ -380,7 +330,7 @@ class Evaluation:
         """
         from .operating_points import find_operating_point
 
-        name, c = self._class_curve(curve, "operating point")
+        name, c = self.class_curve(curve, "operating point")
         assert self.rankings is not None
         if self.task == "binary":
             labels, names, pos_index = self.labels, self.names, c
@@ -428,10 +378,10 @@ class Evaluation:
         """
         from .threshold_sweep import threshold_sweep_of
 
-        name, _ = self._class_curve(curve, "threshold sweep")
+        name, _ = self.class_curve(curve, "threshold sweep")
         assert self.rankings is not None
         return threshold_sweep_of(self.rankings[name], metrics, thresholds,
-                                  beta if beta is not None else self._beta, curve=name)
+                                  beta if beta is not None else self.beta, curve=name)
 
     def at(self, threshold: float, *, curve: str | None = None) -> Evaluation:
         """This evaluation with predictions ``score >= threshold``, read off the score
@@ -456,33 +406,31 @@ class Evaluation:
                 and float(threshold) in (float("inf"), float("-inf")):
             thr = float(threshold)
         else:
-            thr = _check_threshold(threshold)
+            thr = check_threshold(threshold)
             if thr is None:
                 raise TypeError("threshold must be a number, got None.")
         if self.task == "multilabel" and curve is None:
             return self._multilabel_at(thr)
-        name, c = self._class_curve(curve, "predictions at a threshold")
+        name, c = self.class_curve(curve, "predictions at a threshold")
         assert self.rankings is not None
-        weighted = self._sample_weight is not None or self._streamed == "weighted"
+        weighted = self.sample_weight is not None or self.streamed == "weighted"
         if self.task == "binary":
-            cases = None if self._cases is None else replace(self._cases, pred=None)
+            cases = None if self.cases is None else replace(self.cases, pred=None)
             ranking, rankings = self.rankings[name], self.rankings
             labels, names, pos_label, score_kind, pos_index = self.labels, self.names, self.pos_label, self.score_kind, c
-            notes = [n for n in self._notes if not n.startswith("Predictions derived from the scores")]
+            notes = [n for n in self.notes if not n.startswith("Predictions derived from the scores")]
         else:  # one class against the rest
             ranking = self.rankings[name]
             (labels, names), pos_index = self._rest_labels(name, c), 1
             pos_label = labels[1]
-            if self._cases is None:  # built from statistics (a stream)
+            if self.cases is None:  # built from statistics (a stream)
                 cases, score_kind = None, self.score_kind
             else:
-                column = self._cases.column(c)
-                cases = Cases(self._cases.is_positive(c).astype(np.intp), None, column, self._cases.weight,
+                column = self.cases.column(c)
+                cases = Cases(self.cases.is_positive(c).astype(np.intp), None, column, self.cases.weight,
                               pos_index=1)
-                score_kind = _score_kind(column)
-            rest = ranking.reversed()
-            if ranking.pos.dtype.kind != "f":  # integer counts: the reversed AUC is bitwise the same
-                rest.__dict__["roc_auc"] = ranking.roc_auc
+                score_kind = kind_of_scores(column)
+            rest = ranking.reversed()  # with integer counts it reads the AUC of ranking (bitwise the same)
             rankings = {names[0]: rest, name: ranking}
             notes = [f"One-vs-rest view of the {self.task} evaluation: {name!r} against the rest."]
         notes.append(f"Predictions derived from the scores: {names[pos_index]!r} where the score "
@@ -490,34 +438,32 @@ class Evaluation:
         tp, fp, fn, tn = ranking.counts_at(thr)
         table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
         matrix = np.array(table, dtype=np.float64 if weighted else np.int64)
-        out = Evaluation(
+        return Evaluation(
             task="binary", labels=labels, names=names, pos_label=pos_label, name=self.name, threshold=thr,
             score_kind=score_kind, n_samples=self.n_samples, total_weight=self.total_weight,
             confusion=ConfusionMatrix.from_matrix(labels, matrix, names), rankings=rankings, micro=None,
-            beta=self._beta, per_sample=None, sample_weight=self._sample_weight, notes=notes, cases=cases,
+            beta=self.beta, per_sample=None, sample_weight=self.sample_weight, notes=notes, cases=cases,
+            dependent_rows=self.dependent_rows, streamed=self.streamed,
         )
-        out._dependent_rows, out._streamed = self._dependent_rows, self._streamed
-        return out
 
     def _multilabel_at(self, thr: float) -> Evaluation:
         """Every label of a multilabel evaluation predicted where its score >= ``thr``."""
-        cases = self._cases
+        cases = self.cases
         if cases is None or cases.scores is None:
             raise ValueError("this multilabel evaluation does not hold its scores, so it cannot be "
                              "re-thresholded; evaluate again with threshold=.")
         pred = cases.scores >= thr
-        mc = MultilabelCounts.from_indicators(cases.true, pred, self._sample_weight)
-        notes = [n for n in self._notes if not n.startswith("Predictions derived from the scores")]
+        mc = MultilabelCounts.from_indicators(cases.true, pred, self.sample_weight)
+        notes = [n for n in self.notes if not n.startswith("Predictions derived from the scores")]
         notes.append(f"Predictions derived from the scores: each label where its score >= {thr:g}.")
-        out = Evaluation(
+        return Evaluation(
             task="multilabel", labels=self.labels, names=self.names, pos_label=None, name=self.name,
             threshold=thr, score_kind=self.score_kind, n_samples=self.n_samples, total_weight=self.total_weight,
             confusion=ConfusionMatrix.from_label_tables(self.labels, mc.tables, self.names),
-            rankings=self.rankings, micro=self._micro, beta=self._beta, per_sample=mc.per_sample,
-            sample_weight=self._sample_weight, notes=notes, cases=replace(cases, pred=pred),
+            rankings=self.rankings, micro=self.micro, beta=self.beta, per_sample=mc.per_sample,
+            sample_weight=self.sample_weight, notes=notes, cases=replace(cases, pred=pred),
+            dependent_rows=self.dependent_rows,
         )
-        out._dependent_rows = self._dependent_rows
-        return out
 
     # -- costs --------------------------------------------------------------------------------------
 
@@ -568,7 +514,7 @@ class Evaluation:
         """
         from .cost_formulas import cost_curve_of
 
-        name, c = self._class_curve(curve, "cost curve")
+        name, c = self.class_curve(curve, "cost curve")
         assert self.rankings is not None
         return cost_curve_of(self.rankings[name], operating_line=self._cost_line(c), pos_label=name)
 
@@ -582,7 +528,7 @@ class Evaluation:
         """
         from .cost_formulas import decision_curve_of, require_probabilities
 
-        name, c = self._class_curve(curve, "decision curve")
+        name, c = self.class_curve(curve, "decision curve")
         assert self.rankings is not None
         ranking = self.rankings[name]
         require_probabilities(ranking)
@@ -608,7 +554,7 @@ class Evaluation:
         key = ("calibration", int(n_bins), strategy)
         cache = self.__dict__.setdefault("_calibration_cache", {})
         if key not in cache:
-            from .calibration import binary_calibration_report, calibration_of_evaluation
+            from .calibration.of_evaluation import binary_calibration_report, calibration_of_evaluation
 
             if self.rankings is None or self.score_kind != "probability":
                 what = "no scores" if self.rankings is None else "scores that are not probabilities (some lie outside [0, 1])"
@@ -618,8 +564,8 @@ class Evaluation:
                 cache[key] = binary_calibration_report(
                     self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self.positive_index,
                     n_bins=n_bins, strategy=strategy)
-            elif self._cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
-                state = getattr(self, "_calibration_state", None)
+            elif self.cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
+                state = self.calibration_state
                 if state is None or isinstance(state, str):
                     raise ValueError(f"this stream kept no calibration histogram: {state or 'no probabilities'}.")
                 cache[key] = state.report(n_bins, strategy)
@@ -662,150 +608,8 @@ class Evaluation:
         key = (float(level), method, int(n_resamples), seed, check_sampling(sampling))
         cache = self.__dict__.setdefault("_intervals_cache", {})
         if key not in cache:
-            cache[key] = Intervals(self._intervals(*key))
+            cache[key] = Intervals(interval_tables(self, *key))
         return cache[key]
-
-    def _intervals(self, level: float, method: str, n_resamples: int, seed: Any, sampling: str) -> dict[str, Any]:
-        from .uncertainty import confusion_intervals
-
-        weighted = self._sample_weight is not None
-        if self.confusion.pairs is not None:  # many classes (clfeval.sparse_counts): no k x k table
-            raise ValueError(
-                f"confidence intervals are not available for {self.labels.size:,} classes: they resample "
-                f"the k x k confusion table, which is kept pair-coded above {sparse_counts.SPARSE_ABOVE} classes.")
-        if self._cases is None and self._streamed is not None:
-            if self._streamed == "weighted":
-                raise ValueError("intervals of weighted rows need each row's weight, which a stream does not keep; "
-                                 "evaluate the rows in memory (clfeval.evaluate) for intervals.")
-            if self.task != "binary" or method not in ("analytic", "delong"):
-                raise ValueError("a stream keeps counts, not rows: it gives the analytic intervals of a binary "
-                                 "evaluation (Wilson, delta method, DeLong); for the others evaluate the rows in "
-                                 "memory (clfeval.evaluate).")
-        if method not in ("analytic", "delong", "bootstrap", "bca"):
-            raise ValueError(f"method must be 'analytic', 'delong', 'bootstrap' or 'bca', got {method!r}.")
-        if weighted and method not in ("analytic", "delong"):
-            raise ValueError(
-                f"method={method!r} resamples counts of cases, and this evaluation has sample weights; "
-                "use method='analytic' (Kish effective sizes and the delta method for weighted cases)."
-            )
-        table_method = "analytic" if method == "delong" else method  # "delong" changes only the ROC AUC
-        if self.task == "multilabel":
-            out = self._multilabel_intervals(level, table_method, n_resamples, seed, sampling)
-        else:
-            extra = {}
-            if weighted:
-                extra = {"weight_squares": self._weight_squares(), "n_cases": self.n_samples}
-            out = confusion_intervals(self.confusion.counts, level=level, method=table_method,
-                                      n_resamples=n_resamples, seed=seed, beta=self._beta, labels=self.names,
-                                      sampling=sampling, **extra)
-        out["method"] = method
-        if self.rankings is not None:
-            self._add_area_intervals(out, level, method, n_resamples, seed, sampling)
-        if self._dependent_rows is not None:
-            warnings.warn(self._dependent_rows, UserWarning, stacklevel=4)
-            out["notes"] = [*out.get("notes", []), self._dependent_rows]
-        return out
-
-    def _pred_codes(self) -> np.ndarray:
-        """Each case's predicted class code (binary predictions from scores: score >= threshold)."""
-        cases = self._cases
-        if cases.pred is not None:
-            return cases.pred
-        i = cases.pos_index
-        return np.where(cases.column(i) >= self.threshold, i, 1 - i)
-
-    def _weight_squares(self) -> np.ndarray:
-        """(k, k) sums of squared sample weights per confusion cell."""
-        k = self.labels.size
-        cell = self._cases.true * k + self._pred_codes()
-        return np.bincount(cell, weights=self._sample_weight ** 2, minlength=k * k).reshape(k, k)
-
-    def _multilabel_intervals(self, level: float, method: str, n_resamples: int, seed: Any,
-                              sampling: str) -> dict[str, Any]:
-        """Each label's row from its own 2 x 2 table; the averages over labels, the samples
-        average and the overall numbers from each case's influence (labels share cases)."""
-        from .influence import multilabel_influence_intervals
-        from .stats._result import ConfidenceInterval
-        from .uncertainty import confusion_intervals
-
-        tables = self.confusion.sklearn_layout()  # (L, 2, 2): [[TN, FP], [FN, TP]]
-        cases = self._cases
-        if self._sample_weight is not None:
-            w2 = self._sample_weight[:, None] ** 2
-            t, p = cases.true, cases.pred
-            squares = np.stack([((~t) & (~p)) * w2, ((~t) & p) * w2, (t & (~p)) * w2, (t & p) * w2]).sum(axis=1)
-            squares = squares.T.reshape(-1, 2, 2)
-            extra = lambda i: {"weight_squares": squares[i], "n_cases": self.n_samples}  # noqa: E731
-        else:
-            extra = lambda i: {}  # noqa: E731
-
-        def positive_rows(i: int) -> dict[str, Any]:
-            d = confusion_intervals(tables[i], level=level, method=method, n_resamples=n_resamples, seed=seed,
-                                    beta=self._beta, labels=["rest", "label"], sampling=sampling, **extra(i))
-            return {m: ci.at(1) for m, ci in d["per_class"].items()}
-
-        rows = [positive_rows(i) for i in range(len(tables))]
-        per_class = {m: ConfidenceInterval.stacked(r[m] for r in rows) for m in rows[0]}
-        averages, overall, notes = multilabel_influence_intervals(cases, tables, self._per_sample, level, self._beta)
-        return {"level": level, "method": method, "labels": list(self.names), "per_class": per_class,
-                "averages": averages, "overall": overall, "notes": notes}
-
-    def _add_area_intervals(self, out: dict[str, Any], level: float, method: str, n_resamples: int,
-                            seed: Any, sampling: str) -> None:
-        """Add ROC AUC and AP intervals: per class by DeLong / bootstrap (weighted cases: from
-        each case's influence), the averages over classes from each case's influence."""
-        from .area_intervals import ranking_area_intervals
-        from .influence import area_influences, area_interval
-        from .stats._result import ConfidenceInterval
-
-        assert self.rankings is not None
-        rankings = list(self.rankings.values())
-        weighted = self._sample_weight is not None
-        per_class: dict[str, Any] = {}
-        averages: dict[str, dict[str, Any]] = {}
-        positives, negatives = self._cases_per_class(rankings)
-        for area in ("roc_auc", "average_precision"):
-            # a stream (no cases) is binary and unweighted here: per class from the rankings only
-            infl = {} if self._cases is None else area_influences(self._cases, rankings, self._micro, area,
-                                                                  per_class=weighted)
-            # t quantiles: (fewest cases on either side of a class) - 1, as area_intervals does
-            fewest = np.minimum(positives, negatives)
-            df = [max(float(f) - 1, 1.0) for f in fewest]
-            df_avg = max(float(fewest[fewest > 0].min()) - 1, 1.0) if (fewest > 0).any() else None
-            if weighted:
-                est, u = infl["per_class"]
-                cis = [area_interval(area, e, ui, level, df=d, df_name="min(P, N) - 1") for e, ui, d in zip(est, u, df)]
-            else:
-                cis = [ranking_area_intervals(r, level=level, method=method, n_resamples=n_resamples,
-                                              seed=seed, sampling=sampling)[area] for r in rankings]
-            per_class[area] = ConfidenceInterval.stacked(cis)
-            for avg in ("micro", "macro", "weighted"):
-                if avg in infl:
-                    averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level, df=df_avg)
-        out["per_class"].update(per_class)
-        if self._cases is None:
-            out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
-                            "interval here: those need each row, which a stream does not keep."]
-        for avg, d in averages.items():
-            out["averages"].setdefault(avg, {}).update(d)
-        if self.task == "binary":  # the report's headline areas are the positive class's
-            i = self.positive_index
-            for area, c in per_class.items():
-                out["overall"][area] = c.at(i)
-        else:  # multi-class and multilabel headlines are the macro averages
-            for area in per_class:
-                if area in averages.get("macro", {}):
-                    out["overall"][area] = averages["macro"][area]
-
-    def _cases_per_class(self, rankings: list[Any]) -> tuple[np.ndarray, np.ndarray]:
-        """(cases of each class, cases of the rest) per ranking: counts of cases, not sums of
-        weights (zero-weight cases left out); a stream is unweighted, so its rankings count them."""
-        if self._cases is None:
-            return (np.array([np.asarray(r.pos, dtype=np.float64).sum() for r in rankings]),
-                    np.array([np.asarray(r.negatives(), dtype=np.float64).sum() for r in rankings]))
-        counted = np.ones(self._cases.n, bool) if self._sample_weight is None else self._sample_weight > 0
-        positives = np.array([float((self._cases.is_positive(c) & counted).sum()) for c in range(len(rankings))])
-        return positives, float(counted.sum()) - positives
 
     def band(self, kind: str = "roc", curve: str | None = None, *, grid: Any = None, level: float = 0.95,
              n_resamples: int = 2000, seed: Any = 0) -> Any:
@@ -820,21 +624,7 @@ class Evaluation:
         >>> b.estimate.tolist()
         [0.25, 0.75, 1.0]
         """
-        from .area_intervals import BOOTSTRAP_MAX_SCORES
-        from .uncertainty import pr_band, roc_band
-
-        if kind not in ("roc", "pr"):
-            raise ValueError(f"kind must be 'roc' or 'pr', got {kind!r}.")
-        if self.rankings is None:
-            raise ValueError("this evaluation has no scores, so it has no curves: pass y_score to evaluate().")
-        name = curve if curve is not None else (self._main_name() if self.task == "binary" else "micro")
-        ranking = self.ranking(name)
-        if ranking is None:
-            raise ValueError("the macro curve is an average of curves and has no band; pick a class or 'micro'.")
-        if ranking.scores.size > BOOTSTRAP_MAX_SCORES:
-            ranking = ranking.coarsened(ranking.cut_points(BOOTSTRAP_MAX_SCORES))
-        make = roc_band if kind == "roc" else pr_band
-        return make(ranking, grid, level=level, n_resamples=n_resamples, seed=seed)
+        return band_of(self, kind, curve, grid, level, n_resamples, seed)
 
     def ci(
         self,
@@ -862,23 +652,7 @@ class Evaluation:
         (0.6667, 0.2077, 0.9385)
         """
         data = self.intervals(level, method=method, n_resamples=n_resamples, seed=seed, sampling=sampling)
-        if metric in data["overall"] and average is None and label is None:
-            return data["overall"][metric]
-        if metric not in data["per_class"] and (average is None or metric not in data["averages"].get(average, {})):
-            known = sorted({*data["overall"], *data["per_class"]})
-            raise ValueError(f"no interval for {metric!r}; the report's numbers are {known}.")
-        if average is not None:
-            if average not in data["averages"] or metric not in data["averages"][average]:
-                raise ValueError(f"no {average!r} average of {metric!r}; averages: {sorted(data['averages'])}.")
-            return data["averages"][average][metric]
-        if label is None:
-            if self.task != "binary" or self.pos_label is None:
-                raise ValueError(f"{metric!r} is per class: pass label= (one of {self.labels.tolist()}) or average=.")
-            label = self.pos_label
-        matches = np.flatnonzero(self.labels == label)
-        if matches.size == 0:
-            raise ValueError(f"label {label!r} is not one of {self.labels.tolist()}.")
-        return data["per_class"][metric].at(int(matches[0]))
+        return interval_of(self, data, metric, label=label, average=average)
 
     # -- outputs ---------------------------------------------------------------------------------
 
@@ -935,56 +709,11 @@ class Evaluation:
                    None if prevalence is None else np.asarray(prevalence, dtype=np.float64).tobytes(),
                    max_lines, n_bins)
         except (TypeError, ValueError):  # bad costs: the checks below say what is wrong
-            return self._thresholds_dict(costs, prevalence, max_lines, n_bins)
+            return threshold_entries(self, costs, prevalence, max_lines, n_bins)
         cache = self.__dict__.setdefault("_thresholds_cache", {})
         if key not in cache:  # the CLI prints and writes the same entries
-            cache[key] = self._thresholds_dict(costs, prevalence, max_lines, n_bins)
+            cache[key] = threshold_entries(self, costs, prevalence, max_lines, n_bins)
         return copy.deepcopy(cache[key])
-
-    def _thresholds_dict(self, costs: Any, prevalence: Any, max_lines: int, n_bins: int) -> dict[str, Any]:
-        out: dict[str, Any] = {"operating_points": None, "cost_curve": None, "decision_curve": None,
-                               "calibration": None}
-        if costs is not None:
-            out["costs"] = {
-                "matrix": np.asarray(costs, dtype=np.float64).tolist(),
-                "prevalence": None if prevalence is None else np.asarray(prevalence, dtype=np.float64).tolist(),
-                "expected_cost": self.expected_cost(costs, prevalence=prevalence),
-                "cost_sensitive_error_rate": self.cost_sensitive_error_rate(costs, prevalence=prevalence),
-            }
-        if self.rankings is None:
-            return out
-        calibration = None
-        if self.score_kind == "probability" and self.task != "multilabel":
-            from .counts import _pool
-
-            # independent of the rest, and numpy releases the GIL: on another core meanwhile
-            calibration = _pool().submit(self._calibration_entry, n_bins)
-        if self.task != "multiclass":
-            criteria: list[tuple[str, dict[str, Any]]] = [("break-even", {}), ("youden", {}), ("closest-topleft", {}),
-                                                          ("max-f1", {})]
-            if self._beta is not None and self._beta != 1:
-                criteria.append(("max-fbeta", {"beta": self._beta}))
-            if costs is not None and self.task == "binary":
-                criteria.append(("min-cost", {"costs": costs, "prevalence": prevalence}))
-            curves = [self._main_name()] if self.task == "binary" else list(self.names)
-            out["operating_points"] = {c: {name: _point_or_error(self, name, c, kw) for name, kw in criteria}
-                                       for c in curves}
-        if self.task == "binary":
-            ranking = self.rankings[self._main_name()]
-            n_total, p_total = ranking.totals
-            if n_total > 0 and p_total > 0:
-                out["cost_curve"] = self.cost_curve().to_dict(max_lines=max_lines)
-            if self.score_kind == "probability":
-                out["decision_curve"] = self.decision_curve().to_dict()
-        if calibration is not None:
-            out["calibration"] = calibration.result()
-        return out
-
-    def _calibration_entry(self, n_bins: int) -> dict[str, Any]:
-        try:
-            return self.calibration(n_bins).to_dict()
-        except ValueError as exc:  # e.g. rows that are not probability distributions
-            return {"error": str(exc)}
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
         curves = self._curves(kind, max_points)
@@ -1027,195 +756,6 @@ class Evaluation:
                           title=title)
 
 
-# -- evaluate ------------------------------------------------------------------------------------
-
-
-def _point_or_error(ev: Evaluation, criterion: str, curve: str, options: dict[str, Any]) -> dict[str, Any]:
-    """An operating point as plain Python, or {"error": why} where the criterion is undefined."""
-    try:
-        return ev.operating_point(criterion, curve=None if ev.task == "binary" else curve, **options).to_dict()
-    except ValueError as exc:
-        return {"criterion": criterion, "curve": curve, "error": str(exc)}
-
-
-def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:
-    """An :meth:`Evaluation.intervals` dict as plain Python: {"level", "method", "per_class":
-    {metric: {"low": [...], "high": [...], "standard_error": [...] or None, "method"}}, "averages":
-    {average: {metric: {"low", "high", "standard_error", "method"}}}, "overall": {metric: {...}},
-    "notes"} (:meth:`clfeval.interval_results.Intervals.to_dict`)."""
-
-    return Intervals(data).to_dict()
-
-
-def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, threshold: float | None = None) -> np.ndarray:
-    """The labels :func:`evaluate` predicts from scores: binary ``score >= threshold`` (default 0.5
-    for probabilities, 0 for decision values; ``y_score`` 1-D for ``pos_label`` or one column per
-    label), multi-class the highest-scoring label.
-
-    >>> predict_from_scores([0.2, 0.7], ["no", "yes"], pos_label="yes").tolist()
-    ['no', 'yes']
-    >>> predict_from_scores([[0.1, 0.9, 0.0], [0.5, 0.2, 0.3]], [3, 1, 2]).tolist()
-    [1, 3]
-    """
-    s = np.asarray(y_score, dtype=np.float64)
-    labels = np.asarray(labels)
-    if s.ndim == 2 and s.shape[1] != labels.size:
-        raise ValueError(f"y_score has {s.shape[1]} columns but there are {labels.size} labels.")
-    if s.ndim == 2 and labels.size > 2:
-        return labels[np.argmax(s, axis=1)]
-    if labels.size != 2:
-        raise ValueError(f"binary scores need two labels, got {labels.tolist()}.")
-    pos = labels[1] if pos_label is None else pos_label
-    if pos not in labels.tolist():
-        raise ValueError(f"pos_label {pos!r} is not one of the labels {labels.tolist()}.")
-    pos_index = labels.tolist().index(pos)
-    pos_scores = s if s.ndim == 1 else s[:, pos_index]
-    if threshold is None:
-        threshold = default_threshold(_score_kind(s))
-    return np.where(pos_scores >= threshold, labels[pos_index], labels[1 - pos_index])
-
-
-def _check_threshold(threshold: Any) -> float | None:
-    if threshold is None:
-        return None
-    if isinstance(threshold, (bool, np.bool_)) or not isinstance(threshold, (int, float, np.number)):
-        raise TypeError(f"threshold must be a number, got {threshold!r}.")
-    t = float(threshold)
-    if t != t or t in (float("inf"), float("-inf")):
-        raise ValueError(f"threshold must be finite, got {threshold!r}.")
-    return t
-
-
-def _score_kind(s: np.ndarray) -> str:
-    """The kind of the scores, by the one rule of :mod:`clfeval.score_kind` (1e-6 tolerance)."""
-    return kind_of_scores(s)
-
-
-def _names(labels: np.ndarray, target_names: Any) -> list[str]:
-    if target_names is None:
-        return [str(v) for v in labels.tolist()]
-    names = [str(v) for v in target_names]
-    if len(names) != labels.size:
-        raise ValueError(
-            f"target_names has {len(names)} entries but there are {labels.size} classes "
-            f"({labels.tolist()}); give one name per class."
-        )
-    if len(set(names)) != len(names):
-        raise ValueError(f"target_names must be distinct, got {names}.")
-    return names
-
-
-def _first_outside(y: np.ndarray, codes: np.ndarray, labels: np.ndarray, name: str) -> ValueError:
-    bad = int(np.flatnonzero(codes < 0)[0])
-    value = y[bad:bad + 1].tolist()[0]
-    return ValuesError(
-        f"{name}[{bad}] = {value!r} is not one of labels {labels.tolist()}; add it to labels "
-        "or drop those samples.",
-        argument=name, kind="not-in-labels", position=bad, value=value, count=int(np.count_nonzero(codes < 0)),
-        allowed=labels.tolist(),
-    )
-
-
-def _resolve_labels(
-    yt: np.ndarray, yp: np.ndarray | None, labels: Any, pos_label: Any, n_columns: int | None
-) -> np.ndarray:
-    present = [unique_sorted(yt, "y_true")]
-    names = ["y_true"]
-    if yp is not None:
-        present.append(unique_sorted(yp, "y_pred"))
-        names.append("y_pred")
-    if labels is not None:
-        given = as_array(labels, "labels").reshape(-1)
-        if unique_sorted(given, "labels").size != given.size:
-            raise ValueError(f"labels must be distinct, got {given.tolist()}.")
-        union_labels(given, *present, names=("labels", *names))  # refuses a type mix
-        if n_columns is not None and n_columns != given.size and not (n_columns == 2 and given.size < 2):
-            raise ValuesError(
-                f"y_score has {n_columns} columns but labels has {given.size} classes ({given.tolist()}); "
-                "give one score column per class, in the order of labels.",
-                argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=given.tolist(),
-            )
-        return given
-    out = union_labels(*present, names=tuple(names))
-    if pos_label is not None and out.size < 2 and not (out == pos_label).any():
-        out = union_labels(out, np.array([pos_label]), names=(*names, "pos_label"))
-    if n_columns is not None and n_columns != out.size and not (n_columns == 2 and out.size < 2):
-        raise ValuesError(
-            f"y_score has {n_columns} columns but the data has {out.size} classes "
-            f"({out.tolist()}); pass labels= listing every class in column order.",
-            argument="y_score", kind="columns-vs-classes", count=n_columns, allowed=out.tolist(),
-        )
-    return out
-
-
-def _resolve_pos_label(classes: np.ndarray, pos_label: Any, one_column: bool, notes: list[str]) -> Any:
-    values = classes.tolist()
-    if pos_label is not None:
-        if not (classes == pos_label).any():
-            raise ValuesError(f"pos_label={pos_label!r} is not one of the classes {values}.", argument="pos_label",
-                              kind="not-a-class", value=pos_label, allowed=values)
-        return classes[classes == pos_label][0]
-    if classes.dtype.kind in "biuf" and set(values) in _NATURAL_POSITIVE:
-        return classes[-1]
-    if one_column:
-        raise ValuesError(
-            f"y_score is a single column, so it scores one class of {values}: pass pos_label= "
-            "to say which.",
-            argument="pos_label", kind="pos-label-needed", allowed=values,
-        )
-    notes.append(
-        f"Positive class taken as {values[-1]!r}, the second of the sorted classes (the column "
-        "predict_proba puts second); pass pos_label to choose."
-    )
-    return classes[-1]
-
-
-def _binary_rankings(
-    is_pos: np.ndarray,
-    pos_scores: np.ndarray,
-    neg_scores: np.ndarray | None,
-    w: np.ndarray | None,
-    names: list[str],
-    pos_index: int,
-) -> dict[str, BinaryRanking]:
-    pos = BinaryRanking.from_table(ScoreTable._build(is_pos, pos_scores, _BINARY, w), 1)
-    if neg_scores is None:
-        neg = pos.reversed()
-        if pos.pos.dtype.kind != "f":
-            # With integer counts both areas are exact ratios of the same integers: the AUC of
-            # the reversed ranking is bitwise that of the original, so it is not summed again.
-            neg.__dict__["roc_auc"] = pos.roc_auc
-    else:
-        neg = BinaryRanking.from_table(ScoreTable._build(~is_pos, neg_scores, _BINARY, w), 1)
-    pair = [neg, pos] if pos_index == 1 else [pos, neg]
-    return dict(zip(names, pair))
-
-
-def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
-    """The ranking of all the (score, class) pairs of several rankings together (micro average).
-
-    >>> a = BinaryRanking(np.array([0.9, 0.2]), None, np.array([True, False]))
-    >>> m = merge_rankings([a, a])
-    >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
-    ([0.9, 0.2], [2, 0], [0, 2])
-    """
-    scores = np.concatenate([r.scores for r in rankings])
-    # Each ranking is already sorted: a stable sort of the concatenation merges the runs.
-    order = np.argsort(-scores, kind="stable")
-    ordered = scores[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    weighted = any(r.pos.dtype.kind == "f" or (r.neg is not None and r.neg.dtype.kind == "f") for r in rankings)
-    dtype = np.float64 if weighted else np.int64
-
-    def grouped(parts: list[np.ndarray]) -> np.ndarray:
-        flat = np.concatenate([p.astype(dtype, copy=False) for p in parts])[order]
-        return np.add.reduceat(flat, starts) if flat.size else flat
-
-    pos = grouped([r.pos for r in rankings])
-    neg = grouped([r.negatives() for r in rankings])
-    return BinaryRanking(ordered[starts], neg, pos)
-
-
 def evaluate(
     y_true: Any,
     y_pred: Any = None,
@@ -1243,214 +783,7 @@ def evaluate(
     >>> ev.confusion.counts.tolist(), round(ev.report.overall["mcc"], 4)
     ([[1, 0], [1, 2]], 0.5774)
     """
-    if y_pred is None and y_score is None:
-        raise ValueError("evaluate needs y_pred, y_score or both; got neither.")
-    thr = _check_threshold(threshold)
-    if thr is not None and y_pred is not None:
-        raise ValueError(
-            "pass threshold or y_pred, not both: threshold turns y_score into predictions, "
-            "which y_pred already are."
-        )
-    if beta is not None and (not isinstance(beta, (int, float)) or not beta > 0 or beta == float("inf")):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}.")
-    yt = as_array(y_true, "y_true")
-    if yt.ndim == 0:
-        raise TypeError("y_true must be an array-like of samples, not a scalar.")
-    n = yt.shape[0]
-    if n == 0:
-        raise ValueError("y_true is empty: there is nothing to evaluate.")
-    yp = None if y_pred is None else as_array(y_pred, "y_pred")
-    for arr, nm in ((yt, "y_true"), (yp, "y_pred")):
-        if arr is not None:
-            check_finite_labels(arr, nm)  # infinity is no class (scikit-learn's error)
-    s = None if y_score is None else as_score_array(y_score, "y_score")
-    for arr, nm in ((yp, "y_pred"), (s, "y_score")):
-        if arr is not None and (arr.ndim == 0 or arr.shape[0] != n):
-            got = "a scalar" if arr.ndim == 0 else f"{arr.shape[0]} samples"
-            raise ValueError(f"y_true has {n} samples but {nm} has {got}.")
-    w = check_sample_weight(sample_weight, n, allow_all_zero=False)
-    notes: list[str] = []
-    if yt.ndim == 2 and yt.shape[1] > 1:
-        return _evaluate_multilabel(yt, yp, s, labels, thr, w, beta, target_names, name, notes)
-    if yt.ndim == 2:
-        yt = yt[:, 0]
-    if yt.ndim != 1:
-        raise ValueError(f"y_true must be 1-D labels or a 2-D 0/1 indicator matrix, got shape {yt.shape}.")
-    if yt.dtype.kind == "f" and not np.array_equal(yt, np.floor(yt)):
-        raise ValueError(
-            "y_true holds continuous values; it must hold class labels. Scores belong in y_score."
-        )
-    if yp is not None:
-        if yp.ndim == 2 and yp.shape[1] == 1:
-            yp = yp[:, 0]
-        if yp.ndim != 1:
-            raise ValueError(f"y_pred must be 1-D labels like y_true, got shape {yp.shape}.")
-    if s is not None and s.ndim == 2 and s.shape[1] == 1:
-        s = s[:, 0]
-    n_columns = None if s is None or s.ndim == 1 else s.shape[1]
-    classes = _resolve_labels(yt, yp, labels, pos_label, n_columns)
-    t_codes = encode(yt, classes)
-    if t_codes.size and t_codes.min() < 0:
-        raise _first_outside(yt, t_codes, classes, "y_true")
-    k = classes.size
-    names = _names(classes, target_names)
-    binary = k <= 2 and (n_columns is None or n_columns <= 2)
-    if s is not None and k < 2:
-        raise ValuesError(
-            f"y_true has a single class ({classes.tolist()}) and no other class is named: pass "
-            "labels=[negative, positive] (or pos_label) so the scores can be read.",
-            argument="y_true", kind="one-class", allowed=classes.tolist(),
-        )
-    pos = None
-    score_kind = None if s is None else _score_kind(s)
-    if binary and k == 2 and (s is not None or pos_label is not None or classes.dtype.kind in "biuf"):
-        try:
-            pos = _resolve_pos_label(classes, pos_label, s is not None and s.ndim == 1, notes)
-        except ValueError:
-            if s is not None:
-                raise
-    rankings = micro = None
-    if s is not None:
-        if binary:
-            pos_index = int(np.flatnonzero(classes == pos)[0])
-            is_pos = t_codes == pos_index
-            if s.ndim == 1:
-                pos_scores, neg_scores = s, None
-            else:
-                pos_scores, neg_scores = s[:, pos_index], s[:, 1 - pos_index]
-            rankings = _binary_rankings(is_pos, pos_scores, neg_scores, w, names, pos_index)
-            if yp is None:
-                thr = default_threshold(score_kind) if thr is None else thr
-                notes.append(
-                    f"Predictions derived from the scores: {names[pos_index]!r} where the score "
-                    f">= {thr:g} ({score_kind} scores)."
-                )
-                if w is not None and w.dtype.kind in "iu":  # integer weights: counted exactly
-                    yp_codes = np.where(pos_scores >= thr, pos_index, 1 - pos_index)
-                else:
-                    # the confusion matrix at a threshold is read off the score statistics
-                    tp, fp, fn, tn = rankings[names[pos_index]].counts_at(thr)
-                    table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
-                    matrix = np.array(table, dtype=np.float64 if w is not None else np.int64)
-        else:
-            if thr is not None:
-                raise ValuesError(
-                    "threshold applies to binary and multilabel scores; multi-class predictions "
-                    "are the highest-scoring class (leave threshold out).",
-                    argument="threshold", kind="not-binary", value=thr, allowed=classes.tolist(),
-                )
-            if s.ndim != 2:
-                raise ValuesError(
-                    f"y_true has {k} classes, so y_score needs one column per class "
-                    f"(shape ({n}, {k})), got shape {s.shape}.",
-                    argument="y_score", kind="score-columns", count=k, allowed=classes.tolist(),
-                )
-            if yp is None:
-                yp_codes = np.argmax(s, axis=1)
-                notes.append("Predictions derived from the scores: the highest-scoring class of each sample.")
-            rankings = {}
-            for c in range(k):
-                table = ScoreTable._build(t_codes == c, np.ascontiguousarray(s[:, c]), _BINARY, w)
-                rankings[names[c]] = BinaryRanking.from_table(table, 1)
-            micro = merge_rankings(list(rankings.values()))
-    if yp is not None:
-        yp_codes = encode(yp, classes)
-        if yp_codes.size and yp_codes.min() < 0:
-            raise _first_outside(yp, yp_codes, classes, "y_pred")
-    if yp is not None or not binary or (w is not None and w.dtype.kind in "iu"):
-        cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
-        if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
-            confusion = ConfusionMatrix.from_counts(cc, names)
-        else:  # float weight sums out of range: rates read them rescaled
-            formula = cc.exact  # exact sums (Python ints in units of 2**-1074): the formulas divide them exactly
-            confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names, formula=formula)
-    else:
-        confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
-    return Evaluation(
-        task="binary" if binary else "multiclass",
-        labels=classes,
-        names=names,
-        pos_label=pos,
-        name=name,
-        threshold=thr,
-        score_kind=score_kind,
-        n_samples=n,
-        total_weight=float(n if w is None else weight_total(w)),
-        confusion=confusion,
-        rankings=rankings,
-        micro=micro,
-        beta=beta,
-        per_sample=None,
-        sample_weight=w,
-        notes=notes,
-        cases=Cases(t_codes, None if yp is None and s is not None and binary else yp_codes, s, w,
-                    pos_index=0 if pos is None else int(np.flatnonzero(classes == pos)[0])),
-    )
-
-
-def _indicator(y: np.ndarray, name: str, L: int) -> np.ndarray:
-    if y.ndim != 2 or y.shape[1] != L:
-        raise ValueError(f"{name} must be a 0/1 indicator matrix with {L} columns like y_true, got shape {y.shape}.")
-    if y.dtype.kind not in "biuf" or not np.isin(unique_sorted(y, name), [0, 1]).all():
-        raise ValueError(f"{name} must hold only 0 and 1 (a multilabel indicator matrix).")
-    return y != 0
-
-
-def _evaluate_multilabel(
-    yt: np.ndarray,
-    yp: np.ndarray | None,
-    s: np.ndarray | None,
-    labels: Any,
-    thr: float | None,
-    w: np.ndarray | None,
-    beta: float | None,
-    target_names: Any,
-    name: str | None,
-    notes: list[str],
-) -> Evaluation:
-    L = yt.shape[1]
-    t = _indicator(yt, "y_true", L)
-    cols = np.arange(L) if labels is None else as_array(labels, "labels").reshape(-1)
-    if cols.size != L:
-        raise ValueError(f"labels must name the {L} columns of the multilabel y_true, got {cols.size}.")
-    names = _names(cols, target_names)
-    score_kind = None
-    rankings = micro = None
-    if s is not None:
-        if s.ndim != 2 or s.shape[1] != L:
-            raise ValueError(f"y_score must have one column per label, shape ({yt.shape[0]}, {L}), got {s.shape}.")
-        score_kind = _score_kind(s)
-        if yp is None:
-            thr = default_threshold(score_kind) if thr is None else thr
-            p = s >= thr
-            notes.append(f"Predictions derived from the scores: each label where its score >= {thr:g}.")
-        rankings = {
-            names[c]: BinaryRanking.from_table(
-                ScoreTable._build(t[:, c], np.ascontiguousarray(s[:, c]), _BINARY, w), 1
-            )
-            for c in range(L)
-        }
-        micro = merge_rankings(list(rankings.values()))
-    if yp is not None:
-        p = _indicator(yp, "y_pred", L)
-    mc = MultilabelCounts.from_indicators(t, p, w)
-    confusion = ConfusionMatrix.from_label_tables(cols, mc.tables, names)
-    return Evaluation(
-        task="multilabel",
-        labels=cols,
-        names=names,
-        pos_label=None,
-        name=name,
-        threshold=thr,
-        score_kind=score_kind,
-        n_samples=yt.shape[0],
-        total_weight=float(yt.shape[0] if w is None else weight_total(w)),
-        confusion=confusion,
-        rankings=rankings,
-        micro=micro,
-        beta=beta,
-        per_sample=mc.per_sample,
-        sample_weight=w,
-        notes=notes,
-        cases=Cases(t, p, s, w),
-    )
+    return Evaluation(**evaluation_fields(
+        y_true, y_pred, y_score, labels=labels, pos_label=pos_label, threshold=threshold,
+        sample_weight=sample_weight, beta=beta, target_names=target_names, name=name,
+    ))

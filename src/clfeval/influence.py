@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from .curves import placement_values
 from .stats._result import ConfidenceInterval, check_level
 
 __all__ = [
@@ -190,13 +191,13 @@ def area_gradients(ranking: Any, area: str) -> tuple[np.ndarray, np.ndarray]:
     """
     pos = np.asarray(ranking.pos, dtype=np.float64)
     neg = np.asarray(ranking.negatives(), dtype=np.float64)
-    tp, fp = np.cumsum(pos), np.cumsum(neg)
-    P, N = (tp[-1], fp[-1]) if tp.size else (0.0, 0.0)
+    P, N = pos.sum(), neg.sum()
     if area == "roc_auc":
         if not (P > 0 and N > 0):
             return np.full(pos.shape, np.nan), np.full(pos.shape, np.nan)
-        auc = float(np.dot(pos, N - fp + 0.5 * neg) / (P * N))
-        return (tp - 0.5 * pos) / (P * N) - auc / N, (N - fp + 0.5 * neg) / (P * N) - auc / P
+        v10, v01 = placement_values(neg, pos)  # dAUC/dpos_e = (V10_e - AUC) / P, dAUC/dneg_e = (V01_e - AUC) / N
+        auc = float(np.dot(pos, v10) / P)
+        return (v01 - auc) / N, (v10 - auc) / P
     if area != "average_precision":
         raise ValueError(f"area must be 'roc_auc' or 'average_precision', got {area!r}.")
     if not P > 0:
@@ -265,13 +266,13 @@ def influence_interval(
     estimate: float, u: np.ndarray, level: float, method: str, bounds: tuple[float, float] = (0.0, 1.0)
 ) -> ConfidenceInterval:
     """Normal interval estimate +/- z sqrt(Var), clipped to ``bounds``; NaN for a NaN estimate."""
-    from scipy.special import ndtri
+    from .uncertainty.checks import z_quantile
 
     level = check_level(level)
     if not np.isfinite(estimate):
         return ConfidenceInterval(float("nan"), float("nan"), level, method, float(estimate), float("nan"))
     se = influence_variance(u) ** 0.5
-    half = float(ndtri(0.5 + level / 2)) * se
+    half = z_quantile(level) * se
     return ConfidenceInterval(max(bounds[0], estimate - half), min(bounds[1], estimate + half), level, method,
                               float(estimate), se)
 
@@ -345,10 +346,10 @@ def area_interval(area: str, estimate: float, u: np.ndarray, level: float, df: f
     >>> round(iv.low, 4), round(iv.high, 4), iv.method
     (0.4679, 0.9479, 'delta method (case influence, logit scale, t(3) quantile)')
     """
-    from scipy.special import ndtri
     from scipy.stats import t as student_t
 
     from .interval_scales import logit_interval
+    from .uncertainty.checks import z_quantile
 
     level = check_level(level)
     name = AREA_METHOD
@@ -358,7 +359,7 @@ def area_interval(area: str, estimate: float, u: np.ndarray, level: float, df: f
     if not (0.0 < estimate < 1.0):
         v = float(estimate)
         return ConfidenceInterval(v, v, level, name, v, se)
-    q = float(ndtri(0.5 + level / 2)) if df is None else float(student_t.ppf(0.5 + level / 2, max(df, 1.0)))
+    q = z_quantile(level) if df is None else float(student_t.ppf(0.5 + level / 2, max(df, 1.0)))
     return ConfidenceInterval(*logit_interval(float(estimate), se, q), level, name, float(estimate), se)
 
 

@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["Intervals", "INTERVAL_COLUMNS", "MAX_REPR_CLASSES"]
+__all__ = ["Intervals", "INTERVAL_COLUMNS", "MAX_REPR_CLASSES", "intervals_to_plain"]
 
 #: The columns of :meth:`Intervals.to_frame`, in order.
 INTERVAL_COLUMNS = ("section", "label", "measure", "estimate", "low", "high", "standard_error", "level", "method")
@@ -178,3 +178,12 @@ class Intervals(dict):
         foot = "".join(f"<div>{e(x)}</div>" for x in legend + tail)
         return (f"<div><b>{self['level']:.0%} confidence intervals</b> (method={e(self['method'])!r})"
                 f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>")
+
+
+def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:
+    """An :meth:`Evaluation.intervals` dict as plain Python: {"level", "method", "per_class":
+    {metric: {"low": [...], "high": [...], "standard_error": [...] or None, "method"}}, "averages":
+    {average: {metric: {"low", "high", "standard_error", "method"}}}, "overall": {metric: {...}},
+    "notes"} (:meth:`clfeval.interval_results.Intervals.to_dict`)."""
+
+    return Intervals(data).to_dict()

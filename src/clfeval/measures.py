@@ -15,7 +15,8 @@ it (scikit-learn's ``zero_division``, or the Evaluation layer's NaN-and-report).
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 import numpy as np
 
@@ -184,10 +185,9 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     >>> float(matthews_corrcoef(np.array([[1, 1], [0, 2]])))
     0.5773502691896258
     """
-    if _products_inexact(cm):  # exact integers, correctly rounded
-        cm = np.asarray(cm)
-        flat = cm.reshape((-1,) + cm.shape[-2:])
-        return np.array([exact_mcc(t) for t in flat]).reshape(cm.shape[:-2])
+    split = _split_exact(cm, exact_mcc, matthews_corrcoef)
+    if split is not None:
+        return split
     cm = np.asarray(cm, dtype=np.float64)
     t_sum = cm.sum(axis=-1)
     p_sum = cm.sum(axis=-2)
@@ -201,13 +201,35 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
         return np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
 
 
-def _products_inexact(cm: np.ndarray) -> bool:
-    """Integer tables whose totals reach 2**26: products of margins pass 2**53, where float64
-    rounds them (and their differences cancel), so the exact formulas take over."""
+def _products_inexact(cm: np.ndarray) -> np.ndarray | bool:
+    """Which integer tables have totals of 2**26 and more (a boolean per table; False for float
+    tables, True for Python-int object arrays): products of their margins pass 2**53, where
+    float64 rounds them (and their differences cancel), so the exact formulas take over."""
     cm = np.asarray(cm)
     if cm.dtype.kind == "O":
         return True
-    return cm.dtype.kind in "iu" and cm.size > 0 and bool(is_big(cm.sum(axis=(-2, -1)), limit=1 << 26))
+    if cm.dtype.kind not in "iu" or cm.size == 0:
+        return False
+    totals = cm.sum(axis=(-2, -1))
+    return np.asarray((totals >= 1 << 26) | (totals <= -(1 << 26)))
+
+
+def _split_exact(cm: Any, exact_one: Callable[[np.ndarray], float],
+                 formula: Callable[[np.ndarray], np.ndarray]) -> np.ndarray | None:
+    """The values of a product formula (MCC, kappa) where some tables need the exact path: those
+    tables one by one exactly (correctly rounded), the rest by ``formula``'s float path, so that a
+    table's value does not depend on the batch it is in. None where no table needs it."""
+    inexact = _products_inexact(cm)
+    if not np.any(inexact):
+        return None
+    cm = np.asarray(cm)
+    flat = cm.reshape((-1,) + cm.shape[-2:])
+    big = np.broadcast_to(np.asarray(inexact), cm.shape[:-2]).reshape(-1)
+    out = np.empty(flat.shape[0], dtype=np.float64)
+    out[big] = [exact_one(t) for t in flat[big]]
+    if not big.all():
+        out[~big] = formula(flat[~big])
+    return out.reshape(cm.shape[:-2])
 
 
 def kappa_disagreement_weights(k: int, weights: str | None = None) -> np.ndarray:
@@ -236,10 +258,9 @@ def cohen_kappa(
     >>> float(cohen_kappa(np.array([[20, 5], [10, 15]])))
     0.4
     """
-    if _products_inexact(cm):  # exact integers, correctly rounded
-        cm = np.asarray(cm)
-        flat = cm.reshape((-1,) + cm.shape[-2:])
-        return np.array([exact_kappa(t, weights) for t in flat]).reshape(cm.shape[:-2])
+    split = _split_exact(cm, lambda t: exact_kappa(t, weights), lambda c: cohen_kappa(c, weights))
+    if split is not None:
+        return split
     cm = np.asarray(cm, dtype=np.float64)
     k = cm.shape[-1]
     row = cm.sum(axis=-1)

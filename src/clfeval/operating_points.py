@@ -48,7 +48,8 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .cost_formulas import check_costs, expected_cost
-from .measures import accuracy, fallout, fbeta, precision, recall, specificity
+from .measure_registry import MEASURES, resolve
+from .measures import fallout, fbeta, recall
 from .roc_pr import BinaryRanking, ThresholdCounts
 
 __all__ = ["ThresholdPoint", "find_operating_point", "CRITERIA", "binary_matrices"]
@@ -364,7 +365,7 @@ def find_operating_point(
     def measure(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray,
                 tn: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
         if kind == "youden":
-            value = recall(tp, fn) - fallout(fp, tn)
+            value = MEASURES["youden_j"].formula(tp, fp, fn, tn)
             return value, [value], None
         if kind == "closest-topleft":
             value = np.hypot(fallout(fp, tn), 1.0 - recall(tp, fn))
@@ -376,13 +377,9 @@ def find_operating_point(
             value = _binary_expected_cost(tp, fp, fn, tn, options["costs"], options["prevalence"], pos_index)
             return value, [-value], None
         constrained, maximised = _CONSTRAINED[kind]
-        rates = {
-            "recall": lambda: recall(tp, fn),
-            "precision": lambda: precision(tp, fp),
-            "specificity": lambda: specificity(tn, fp),
-        }
-        value = rates[constrained]()
-        return value, [rates[maximised](), value], value >= target - TIE_TOLERANCE
+        value = MEASURES[constrained].formula(tp, fp, fn, tn)
+        best = MEASURES[maximised].formula(tp, fp, fn, tn)
+        return value, [best, value], value >= target - TIE_TOLERANCE
 
     if kind in _CONSTRAINED:
         constrained = _CONSTRAINED[kind][0]
@@ -411,14 +408,11 @@ def _point(
     tp, fp, fn, tn = (a[i].item() for a in (counts.tp, counts.fp, counts.fn, counts.tn))
     one = ThresholdCounts(*(a[i:i + 1] for a in (counts.thresholds, counts.tp, counts.fp, counts.fn, counts.tn)))
     matrix = binary_matrices(one, pos_index)[0]
-    rates = {
-        "precision": precision(tp, fp),
-        "recall": recall(tp, fn),
-        "specificity": specificity(tn, fp),
-        "fpr": fallout(fp, tn),
-        "f1": fbeta(tp, fp, fn, 1.0),
-        "accuracy": accuracy(matrix),
-    }
+    # the rates of ThresholdPoint by the registry's formulas (its "fpr" is the fall-out)
+    rates = {}
+    for name in ThresholdPoint._RATES:
+        measure = resolve(name)
+        rates[name] = measure.formula(matrix) if measure.kind == "overall" else measure.formula(tp, fp, fn, tn)
     return ThresholdPoint(
         criterion=criterion,
         curve=curve,

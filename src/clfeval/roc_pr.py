@@ -23,9 +23,10 @@ from typing import Any, Literal
 import numpy as np
 
 from .curves import (
-    _cumsum,
     average_precision,
     count_totals,
+    cumulative_counts,
+    interpolate_roc,
     precision_recall_points,
     roc_auc,
     roc_points,
@@ -83,7 +84,9 @@ class BinaryRanking:
     """One class against the rest: distinct scores (decreasing) with negative and positive counts.
 
     ``neg`` may be None when every score holds exactly one (unweighted) sample. Areas are
-    computed once and kept.
+    computed once and kept; ``known`` gives values already known of ``totals``, ``roc_auc`` and
+    ``average_precision`` (kept as given, not computed again), ``auc_of`` a ranking whose ROC AUC
+    is exactly this one's (read from it when asked).
 
     >>> r = BinaryRanking.from_table(ScoreTable.from_labels([0, 1, 1], [0.2, 0.9, 0.2]), 1)
     >>> r.scores.tolist(), r.pos.tolist()
@@ -91,13 +94,21 @@ class BinaryRanking:
     """
 
     def __init__(
-        self, scores: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, *, negated_of: np.ndarray | None = None
+        self, scores: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, *, negated_of: np.ndarray | None = None,
+        known: dict[str, Any] | None = None, auc_of: BinaryRanking | None = None,
     ) -> None:
         # ``negated_of``: the scores are ``-negated_of[::-1]``, formed only if someone reads them
         self._scores = scores
         self._negated_of = negated_of
         self.neg = neg
         self.pos = pos
+        # a ranking whose ROC AUC is bitwise this one's (see reversed), read when asked
+        self._auc_of = auc_of
+        if known:
+            unknown = set(known) - {"totals", "roc_auc", "average_precision"}
+            if unknown:
+                raise TypeError(f"known takes totals, roc_auc and average_precision, not {sorted(unknown)}.")
+            self.__dict__.update(known)  # the cached properties' values
 
     @property
     def scores(self) -> np.ndarray:
@@ -125,13 +136,18 @@ class BinaryRanking:
     def reversed(self) -> BinaryRanking:
         """The other class as positive, ranked by the negated score (same samples, same ties).
 
+        With integer counts both ROC AUCs are exact ratios of the same integers: the reversed
+        ranking's is bitwise this one's, and is read from it rather than summed again.
+
         >>> r = BinaryRanking(np.array([0.9, 0.2]), np.array([0, 1]), np.array([1, 1]))
-        >>> r.reversed().scores.tolist(), r.reversed().pos.tolist()
-        ([-0.2, -0.9], [1, 0])
+        >>> r.reversed().scores.tolist(), r.reversed().pos.tolist(), r.reversed().roc_auc == r.roc_auc
+        ([-0.2, -0.9], [1, 0], True)
         """
+        exact = self.pos.dtype.kind != "f" and (self.neg is None or self.neg.dtype.kind != "f")
+        auc_of = self if exact else None
         if self.neg is None:  # still one sample per score
-            return BinaryRanking(None, None, self.negatives()[::-1], negated_of=self.scores)
-        return BinaryRanking(None, self.pos[::-1], self.neg[::-1], negated_of=self.scores)
+            return BinaryRanking(None, None, self.negatives()[::-1], negated_of=self.scores, auc_of=auc_of)
+        return BinaryRanking(None, self.pos[::-1], self.neg[::-1], negated_of=self.scores, auc_of=auc_of)
 
     @cached_property
     def totals(self) -> tuple[float, float]:
@@ -142,11 +158,13 @@ class BinaryRanking:
     @cached_property
     def tps(self) -> np.ndarray:
         """Cumulative positives down the ranking (true positives at each threshold)."""
-        return _cumsum(self.pos)
+        return cumulative_counts(self.pos)
 
     @cached_property
     def roc_auc(self) -> float:
         """Area under the ROC curve (NaN when a class is missing)."""
+        if self._auc_of is not None:
+            return self._auc_of.roc_auc
         return float(roc_auc(self.neg, self.pos, tps=self.tps))
 
     @cached_property
@@ -161,7 +179,7 @@ class BinaryRanking:
         """Cumulative negatives down the ranking (false positives at each threshold)."""
         if self.neg is None:
             return np.arange(1, self.tps.size + 1, dtype=self.tps.dtype) - self.tps
-        return _cumsum(self.neg)
+        return cumulative_counts(self.neg)
 
     def _fps_at(self, idx: np.ndarray) -> np.ndarray:
         if self.neg is None:  # one sample per score: no need for the whole cumulative array
@@ -202,10 +220,8 @@ class BinaryRanking:
         ([0.8, 0.6], [1, 1], [1, 1], True)
         """
         tps, fps = self.tps[cuts], self._fps_at(cuts)
-        out = BinaryRanking(self.scores[cuts], np.diff(fps, prepend=0), np.diff(tps, prepend=0))
-        for area in ("totals", "roc_auc", "average_precision"):
-            out.__dict__[area] = getattr(self, area)
-        return out
+        known = {area: getattr(self, area) for area in ("totals", "roc_auc", "average_precision")}
+        return BinaryRanking(self.scores[cuts], np.diff(fps, prepend=0), np.diff(tps, prepend=0), known=known)
 
     def counts_at(self, threshold: float) -> tuple[Any, Any, Any, Any]:
         """(tp, fp, fn, tn) when every score >= ``threshold`` is predicted positive.
@@ -311,8 +327,7 @@ class BinaryRanking:
             def predicted_at(j: int) -> float:
                 return float(j + 1)
         else:
-            predicted = np.cumsum(self.neg, dtype=np.result_type(self.neg.dtype, tps.dtype))
-            predicted += tps
+            predicted = self.fps + tps
             i = min(int(np.searchsorted(predicted, p_total, side="left")), predicted.size - 1)
 
             def predicted_at(j: int) -> float:
@@ -616,7 +631,7 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
             # precision of the first point (by decreasing threshold) whose recall reaches r
             mean_y += c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)]
         else:
-            mean_y += np.interp(grid, c.x, c.y)
+            mean_y += interpolate_roc(grid, c.x, c.y)
     mean_y /= len(usable)
     x, y = grid, mean_y
     area = average(np.array([c.area for c in curves]))

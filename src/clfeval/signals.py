@@ -3,7 +3,7 @@
 back while a set of output files is moved into place, so the set is completed, and raises it
 right after; :func:`interruption_message` says truly what was written.
 
-Only the standard library is imported here: :mod:`clfeval.command` installs the handlers before
+Only the standard library is imported here: :func:`clfeval.cli.main` installs the handlers before
 numpy and the rest load.
 
 >>> exc = Interrupted(15)

@@ -37,6 +37,7 @@ import numpy as np
 from .confusion import ConfusionMatrix
 from .exact_sums import add_counts, in_units
 from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_scores
+from .evaluation_inputs import label_names
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
 from .roc_pr import BinaryRanking
@@ -310,7 +311,7 @@ class StreamingEvaluation:
         self._n_samples += ev.n_samples
         self._total_weight += 0.0 if zero else ev.total_weight
         self._weighted |= had_weights
-        self._add_notes(ev._notes)
+        self._add_notes(ev.notes)
 
     def _add_notes(self, notes: list[str]) -> None:
         for note in notes:
@@ -325,7 +326,7 @@ class StreamingEvaluation:
         if ev.score_kind != "probability":
             self._calibration = "some scores are not probabilities (they lie outside [0, 1])"
             return
-        from .calibration import calibration_of_evaluation
+        from .calibration.of_evaluation import calibration_of_evaluation
 
         try:
             state = calibration_of_evaluation(ev, n_bins=CALIBRATION_BINS)
@@ -453,10 +454,8 @@ class StreamingEvaluation:
         if not self._total_weight > 0:
             raise ValueError(f"sample_weight is zero for all {self._n_samples} rows seen: there is nothing to "
                              "evaluate.")
-        from .evaluation import _names
-
         labels = self._labels
-        names = _names(labels, self._options["target_names"])
+        names = label_names(labels, self._options["target_names"])
         rankings = micro = None
         binning = None
         if self._rankings is not None:
@@ -466,9 +465,7 @@ class StreamingEvaluation:
             if self._one_column:
                 pos_index = int(np.flatnonzero(labels == self._pos)[0])
                 main = merged[self._pos]
-                other = main.reversed()
-                if main.pos.dtype.kind != "f" and (main.neg is None or main.neg.dtype.kind != "f"):
-                    other.__dict__["roc_auc"] = main.roc_auc  # bitwise the same area (as evaluate)
+                other = main.reversed()  # with integer counts it reads main's AUC (bitwise the same, as evaluate)
                 pair = [other, main] if pos_index == 1 else [main, other]
                 rankings = dict(zip(names, pair))
             else:
@@ -490,19 +487,16 @@ class StreamingEvaluation:
                    f"after {self._binned_at} rows (more than {self.max_distinct} distinct scores)")
                 + ": ROC AUC and average precision are the binned values, with exact bounds in ev.binning."
             )
-        ev = Evaluation(
+        return Evaluation(
             task=self._task, labels=labels, names=names, pos_label=self._pos, name=self._options["name"],
             threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
             total_weight=float(self._total_weight),
             confusion=(ConfusionMatrix.from_counts(self._matrix, names) if isinstance(self._matrix, PairCounts)
                        else ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names, formula=self._exact)),
             rankings=rankings, micro=micro, beta=self._options["beta"], per_sample=None,
-            sample_weight=None, notes=notes, cases=None,
+            sample_weight=None, notes=notes, cases=None, streamed="weighted" if self._weighted else "unweighted",
+            calibration_state=self._calibration, binning=binning,
         )
-        ev._streamed = "weighted" if self._weighted else "unweighted"
-        ev._calibration_state = self._calibration
-        ev.binning = binning
-        return ev
 
 
 def _collapse(runs: list[BinaryRanking]) -> None:

@@ -19,7 +19,15 @@ from clfeval.metrics.ranking import (
     roc_auc_score,
     roc_curve,
 )
-from conftest import assert_same_outcome, label_pool, run_capturing, sample_weights
+from conftest import (
+    assert_same_outcome,
+    label_pool,
+    oracle_share,
+    rarely,
+    run_capturing,
+    sample_weights,
+    with_every_class,
+)
 
 sk = pytest.importorskip("sklearn.metrics")
 
@@ -62,10 +70,14 @@ LABEL_PAIRS = [
 
 @st.composite
 def binary_data(draw, min_size: int = 1):
-    """(y_true, y_score, sample_weight, label pair): ties, integer scores, weights with zeros."""
+    """(y_true, y_score, sample_weight, label pair): ties, integer scores, weights with zeros;
+    both classes in y_true but for rare draws (one class: curves warn, det_curve raises)."""
     n = draw(st.integers(min_size, 30))
     pair = draw(st.sampled_from(LABEL_PAIRS))
     y = pair[np.array(draw(st.lists(st.integers(0, 1), min_size=n, max_size=n)), dtype=np.intp)]
+    if not rarely(draw):
+        y = draw(with_every_class(y, pair))
+        n = len(y)
     score_kind = draw(st.sampled_from(["int", "round", "float"]))
     if score_kind == "int":
         s = draw(st.lists(st.integers(-3, 3), min_size=n, max_size=n))  # int dtype
@@ -93,6 +105,9 @@ def multiclass_data(draw):
     seed = draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, k, n)
+    if not rarely(draw):  # every class in y_true (without labels= scikit-learn needs them all)
+        codes = draw(with_every_class(codes, np.arange(k)))
+        n = len(codes)
     names = draw(st.sampled_from(["int", "str"]))
     classes = np.arange(k) * 2 if names == "int" else np.array([f"c{i}" for i in range(k)])
     y = classes[codes]
@@ -123,14 +138,22 @@ def multilabel_data(draw):
 # -- parity: binary ------------------------------------------------------------------------------
 
 
+def implicit_pos_label_ok(pair) -> bool:
+    """scikit-learn's pos_label=None works for classes {0, 1} and {-1, 1} only."""
+    return pair.dtype.kind in "biuf" and any(np.array_equal(pair, c) for c in ([0, 1], [-1, 1]))
+
+
+@oracle_share(0.7)
 @given(binary_data(), st.booleans(), st.data())
 def test_binary_curves_match_sklearn(data, drop, pick):
     y, s, w, pair = data
-    pos_label = pick.draw(st.sampled_from([None, pair[0], pair[1]]))
+    implicit = implicit_pos_label_ok(pair) or rarely(pick.draw)
+    pos_label = pick.draw(st.sampled_from(([None] if implicit else []) + [pair[0], pair[1]]))
     for name in CURVES:
         check_same(name, y, s, pos_label=pos_label, sample_weight=w, drop_intermediate=drop)
 
 
+@oracle_share(0.7)
 @given(binary_data(), st.sampled_from([None, 1, 0.5, 0.1, 0.999]))
 def test_binary_roc_auc_matches_sklearn(data, max_fpr):
     y, s, w, _ = data
@@ -149,20 +172,25 @@ def check_same_partial_auc(*args, **kwargs):
     check_same("roc_auc_score", *args, **kwargs)
 
 
+@oracle_share(0.7)
 @given(binary_data(), st.data())
 def test_binary_average_precision_matches_sklearn(data, pick):
     y, s, w, pair = data
-    pos_label = pick.draw(st.sampled_from([1, pair[0], pair[1]]))
+    default = any(p == 1 for p in pair.tolist()) or rarely(pick.draw)  # the default pos_label=1
+    pos_label = pick.draw(st.sampled_from(([1] if default else []) + [pair[0], pair[1]]))
     average = pick.draw(st.sampled_from(["macro", "micro", "weighted", "samples", None]))
     check_same("average_precision_score", y, s, pos_label=pos_label, sample_weight=w, average=average)
 
 
-@given(st.integers(2, 40), st.integers(0, 2**32 - 1))
-def test_arbitrary_float_weights_match_sklearn(n, seed):
+@oracle_share(0.7)
+@given(st.integers(2, 40), st.integers(0, 2**32 - 1), st.sampled_from([False] * 9 + [True]))
+def test_arbitrary_float_weights_match_sklearn(n, seed, maybe_one_class):
     # Weights with rounding error: sums may differ in the last bit from scikit-learn's
     # per-sample cumulative sums, so compare values (not the collinearity pruning).
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 2, n)
+    if not maybe_one_class:  # both classes (det_curve refuses one), but for one draw in ten
+        y[rng.choice(n, 2, replace=False)] = [0, 1]
     s = np.round(rng.random(n), 1)
     w = rng.random(n)
     for name in CURVES:
@@ -199,9 +227,15 @@ def test_larger_inputs_match_sklearn(kind):
 # -- parity: multiclass and multilabel -----------------------------------------------------------
 
 
-@given(multiclass_data(), st.sampled_from(["ovr", "ovo"]), st.sampled_from(["macro", "weighted", None, "micro"]))
-def test_multiclass_roc_auc_matches_sklearn(data, multi_class, average):
+@oracle_share(0.7)
+@given(multiclass_data(), st.sampled_from(["ovr", "ovo"]), st.data())
+def test_multiclass_roc_auc_matches_sklearn(data, multi_class, pick):
     y, s, labels, w = data
+    if rarely(pick.draw):  # any average, refused ones included: 'micro'; None and weights with 'ovo'
+        average = pick.draw(st.sampled_from(["macro", "weighted", None, "micro"]))
+    else:
+        average = pick.draw(st.sampled_from(["macro", "weighted"] + ([None] if multi_class == "ovr" else [])))
+        w = None if multi_class == "ovo" else w
     if multi_class == "ovo" and np.unique(y).size == 1 and labels is not None:
         # No pair of classes: scikit-learn averages an empty list (NaN for 'macro', but a
         # ZeroDivisionError for 'weighted'); clfeval says so and gives NaN for both.
@@ -214,6 +248,7 @@ def test_multiclass_roc_auc_matches_sklearn(data, multi_class, average):
     )
 
 
+@oracle_share(0.7)
 @given(multiclass_data(), st.sampled_from(["macro", "weighted", None, "micro", "samples"]))
 def test_multiclass_average_precision_matches_sklearn(data, average):
     y, s, labels, w = data
@@ -222,6 +257,7 @@ def test_multiclass_average_precision_matches_sklearn(data, average):
     check_same("average_precision_score", y, s, average=average, sample_weight=w)
 
 
+@oracle_share(0.7)
 @given(
     multilabel_data(),
     st.sampled_from(["macro", "weighted", None, "micro", "samples"]),

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ..labels import as_1d
-from ..metrics.probabilistic import read_scores
+from ..probability_inputs import read_scores
 from .bin_sums import BinSums, binned_calibration_error
 from .binning import uniform_edges
 from .checks import NORMS, STRATEGIES, check_choice, check_n_bins

@@ -18,7 +18,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..labels import check_consistent_length, check_sample_weight, encode, target_kind, union_labels
-from ..metrics.probabilistic import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
+from ..sklearn_pos_label import has_conventional_labels
+from ..probability_inputs import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
 from .checks import MODES, check_choice, check_rows_sum_to_one
 
 __all__ = [
@@ -53,7 +54,6 @@ class Inputs(NamedTuple):
         return 2 if self.proba.ndim == 1 else self.proba.shape[1]
 
 
-_CONVENTIONAL = ([0, 1], [-1, 1], [0], [-1], [1])
 
 
 def read_binary(y_true: Any, proba: np.ndarray, pos_label: Any, weight: Any) -> Inputs:
@@ -75,8 +75,7 @@ def read_binary(y_true: Any, proba: np.ndarray, pos_label: Any, weight: Any) -> 
             f"{what}. For several classes pass y_prob with shape (n_samples, n_classes)."
         )
     if pos_label is None:
-        numeric = present.dtype.kind in "biuf" or (present.size and not isinstance(present.tolist()[0], str))
-        if not numeric or not any(np.array_equal(present, c) for c in _CONVENTIONAL):
+        if not has_conventional_labels(present):
             raise ValueError(
                 f"y_true takes values {present.tolist()} and pos_label is not specified: pass "
                 "pos_label (the class whose probability y_prob holds), or make y_true take "
@@ -191,7 +190,7 @@ def onto_unit_interval(p: np.ndarray) -> np.ndarray:
 
 def evaluation_inputs(ev: Any) -> Inputs:
     """The encoded probabilities of an Evaluation (binary: the positive class's, 1-D)."""
-    cases = getattr(ev, "_cases", None)
+    cases = getattr(ev, "cases", None)
     if cases is None or cases.scores is None:
         raise ValueError(
             "this evaluation has no scores; calibration needs predicted probabilities: pass "

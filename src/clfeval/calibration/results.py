@@ -13,13 +13,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from .bin_sums import BinSums, binned_calibration_error, decomposition_terms
+from ..json_plain import nan_to_none
 from .checks import NORMS, check_choice
 
 __all__ = ["ReliabilityCurve", "BrierDecomposition", "CalibrationReport", "format_number"]
-
-
-def _json_float(v: float) -> float | None:
-    return None if v != v else float(v)
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,8 +87,8 @@ class ReliabilityCurve:
             "weighted": self.weighted,
             "edges": self.edges.tolist(),
             "weight": self.weight.tolist(),
-            "mean_predicted": [_json_float(v) for v in self.mean_predicted.tolist()],
-            "observed": [_json_float(v) for v in self.observed.tolist()],
+            "mean_predicted": [nan_to_none(v) for v in self.mean_predicted.tolist()],
+            "observed": [nan_to_none(v) for v in self.observed.tolist()],
         }
 
     def __repr__(self) -> str:

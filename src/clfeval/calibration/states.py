@@ -18,7 +18,7 @@ from typing import Any, Sequence, Union
 import numpy as np
 
 from ..labels import check_consistent_length, check_sample_weight
-from ..metrics.probabilistic import check_unit_interval
+from ..probability_inputs import check_unit_interval
 from ..sums import BrierSum, LogLossSum
 from .bin_sums import BinSums, binned_calibration_error
 from .binning import uniform_edges

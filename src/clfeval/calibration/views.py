@@ -108,7 +108,7 @@ def view_table(
     for rows in row_blocks(n, k + 1):
         v, o = _view_block(_block_columns(proba, positive, rows), codes[rows], [view])
         values[rows], outcomes[rows] = v[:, 0], o[:, 0]
-    return ScoreTable._build(outcomes, values, _BINARY, weight, owned=True)
+    return ScoreTable.from_validated(outcomes, values, _BINARY, weight, owned=True)
 
 
 def table_bins(table: ScoreTable, edges: np.ndarray | None) -> BinSums:

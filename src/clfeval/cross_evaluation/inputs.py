@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..evaluation_inputs import resolve_pos_label
 from ..labels import as_array, check_sample_weight, encode, unique_sorted
 from ..protocols import KFold, PredefinedSplits, Protocol, n_samples_of, require_sklearn
 
@@ -73,19 +74,13 @@ def resolve_response(estimator: Any, response: str) -> str:
     return response
 
 
-def _resolve_pos_label(labels: np.ndarray, pos_label: Any, notes: list[str]) -> Any:
+def _binary_positive(labels: np.ndarray, pos_label: Any, notes: list[str]) -> Any:
+    """The positive class of a binary task (None for more classes), by the rule of clfeval.evaluate."""
     if labels.size != 2:
         if pos_label is not None:
             raise ValueError(f"pos_label applies to binary tasks; y has {labels.size} classes.")
         return None
-    if pos_label is not None:
-        if not (labels == pos_label).any():
-            raise ValueError(f"pos_label={pos_label!r} is not one of the classes {labels.tolist()}.")
-        return labels[labels == pos_label][0]
-    if labels.dtype.kind not in "biuf" or set(labels.tolist()) not in ({0, 1}, {-1, 1}):
-        notes.append(f"Positive class taken as {labels[1].item()!r}, the second of the sorted classes (the "
-                     "column predict_proba puts second); pass pos_label to choose.")
-    return labels[1]
+    return resolve_pos_label(labels, pos_label, False, notes)  # the rule of clfeval.evaluate
 
 
 def _resolve_protocol(protocol: Any, random_state: Any) -> Any:
@@ -151,7 +146,7 @@ def prepare(X: Any, y: Any, protocol: Any, groups: Any, sample_weight: Any, labe
     if classes.size < 2:
         raise ValueError(f"y has a single class ({classes.tolist()}); a classifier needs at least two.")
     notes: list[str] = []
-    pos = _resolve_pos_label(classes, pos_label, notes)
+    pos = _binary_positive(classes, pos_label, notes)
     w = check_sample_weight(sample_weight, n, allow_all_zero=False)
     proto = _resolve_protocol(protocol, random_state)
     splits = [(np.asarray(a, dtype=np.intp), np.asarray(b, dtype=np.intp)) for a, b in proto.split(X, y_arr, groups)]

@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 from .. import measures
+from ..measure_registry import MEASURES, measures_of_kind
 from ..report.table import Report
 
 __all__ = [
@@ -29,32 +30,30 @@ __all__ = [
 ]
 
 AVERAGES = ("micro", "macro", "weighted")
+_PER_CLASS = [mm.name for mm in measures_of_kind("per_class") + measures_of_kind("area") if mm.in_report]
+#: every name :func:`metric_value` reads, with what it means (from :mod:`clfeval.measure_registry`)
 METRICS: dict[str, str] = {
-    "accuracy": "accuracy",
-    "error_rate": "error rate (1 - accuracy)",
-    "balanced_accuracy": "balanced accuracy (mean recall over classes)",
-    "mcc": "Matthews correlation coefficient",
-    "kappa": "Cohen's kappa",
-    "roc_auc": "ROC AUC (binary: positive class; multi-class: macro one-vs-rest)",
-    "average_precision": "average precision (binary: positive class; multi-class: macro one-vs-rest)",
-    "precision": "precision of the positive class (binary)",
-    "recall": "recall of the positive class (binary)",
-    "f1": "F1 of the positive class (binary)",
+    **{mm.name: mm.description for mm in measures_of_kind("overall") if mm.formula is not None},
+    **{name: f"{MEASURES[name].description} (binary: positive class; multi-class: macro one-vs-rest)"
+       for name in ("roc_auc", "average_precision")},
+    **{name: f"{MEASURES[name].title} of the positive class (binary)" for name in ("precision", "recall", "f1")},
     "f1_macro": "mean of per-class F1 (scikit-learn's macro F1)",
     "f1_of_macros": "F1 of macro precision and macro recall (Sokolova & Lapalme 2009)",
-    "<column>_<average>": "a report column (precision, recall, f1, fallout, specificity, npv, roc_auc, "
-    "average_precision) averaged micro, macro or weighted, e.g. recall_weighted",
+    "<column>_<average>": f"a report column ({', '.join(_PER_CLASS)}) averaged micro, macro or weighted, "
+    "e.g. recall_weighted",
 }
-# scikit-learn scorer names that mean a report number under another name
+# other names of report numbers: the registry's aliases (scikit-learn's names), and scikit-learn
+# scorer names of averages
 ALIASES = {
-    "matthews_corrcoef": "mcc",
-    "cohen_kappa": "kappa",
+    **{alias: mm.name for mm in MEASURES.values() if mm.in_report for alias in mm.aliases},
     "roc_auc_ovr": "roc_auc_macro",
     "roc_auc_ovr_weighted": "roc_auc_weighted",
 }
-SCORE_METRICS = ("roc_auc", "average_precision")
-LOSSES = ("error_rate", "fallout")
-SIGNED = ("mcc", "kappa")  # range [-1, 1]; every other report number lies in [0, 1]
+SCORE_METRICS = tuple(mm.name for mm in measures_of_kind("area"))
+#: the report's numbers where lower is better
+LOSSES = tuple(mm.name for mm in MEASURES.values() if mm.in_report and mm.higher_is_better is False)
+#: range [-1, 1]; every other report number lies in [0, 1] (or counts, the support)
+SIGNED = tuple(mm.name for mm in MEASURES.values() if mm.in_report and mm.lower < 0)
 
 
 def _float(v: Any) -> float:

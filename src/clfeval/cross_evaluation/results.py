@@ -14,6 +14,7 @@ intervals (Nadeau-Bengio corrected), mean curves, paired comparisons and the boo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -62,6 +63,11 @@ class CrossEvaluation(ReportSet):
         self._pos_row = int(np.flatnonzero(labels == pos_label)[0]) if pos_label is not None else None
 
     @property
+    def n_samples(self) -> int:
+        """How many samples the protocol drew its folds from."""
+        return int(self._y.size)
+
+    @property
     def failed(self) -> list[Fold]:
         """The folds that failed (with on_error='continue')."""
         return [f for f in self.folds if f.error is not None]
@@ -94,11 +100,11 @@ class CrossEvaluation(ReportSet):
                       sample_weight=None if self._w is None else self._w[test], name=label)
         repeated = test.size - np.unique(test).size
         if repeated:
-            ev._dependent_rows = (
+            ev = replace(ev, dependent_rows=(
                 f"{label}: {repeated} of the {test.size} pooled predictions are of samples already counted "
                 "(repeated or resampling protocol); intervals that treat them as independent cases are too "
                 "narrow. Use pooled_by_repeat[r].intervals() (one repetition, each sample once) or summary() "
-                "(corrected across folds).")
+                "(corrected across folds)."))
         return ev
 
     @cached_property

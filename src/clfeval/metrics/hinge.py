@@ -22,7 +22,7 @@ from clfeval.labels import (
     target_kind,
     unique_sorted,
 )
-from clfeval.metrics.probabilistic import read_scores
+from clfeval.probability_inputs import read_scores
 from clfeval.sums import weighted_mean
 
 __all__ = ["hinge_loss"]

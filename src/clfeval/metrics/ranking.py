@@ -49,7 +49,8 @@ from ..labels import (
     target_kind,
     unique_sorted,
 )
-from ..scores import ScoreTable, _pairwise_u, rowwise_counts
+from ..scores import ScoreTable, pairwise_u_validated, rowwise_counts
+from ..sklearn_pos_label import label_mask, sklearn_pos_label
 
 __all__ = [
     "auc",
@@ -132,29 +133,6 @@ def _kind_error(kind: str, func: str, y: np.ndarray, hint: str = "") -> ValueErr
     return ValueError(f"{func}: {kind} y_true is not supported{hint}.")
 
 
-def _is_label(y: np.ndarray, label: Any) -> np.ndarray:
-    """Boolean mask of y == label (all False when the types cannot match)."""
-    mask = y == label
-    if not isinstance(mask, np.ndarray) or mask.shape != y.shape:
-        return np.zeros(y.shape, dtype=bool)
-    return mask.astype(bool, copy=False)
-
-
-def _resolve_pos_label(pos_label: Any, classes: np.ndarray, func: str) -> Any:
-    """scikit-learn's rule: without pos_label, labels must be {0, 1} or {-1, 1}; 1 is positive."""
-    if pos_label is not None:
-        return pos_label
-    values = classes.tolist()
-    numeric = classes.dtype.kind in "biuf"
-    if not numeric or values not in ([0, 1], [-1, 1], [0], [-1], [1]):
-        raise ValueError(
-            f"{func}: y_true takes values {values} and pos_label is not given; pass "
-            f"pos_label= naming the positive class (one of {values}), or use labels in "
-            "{0, 1} or {-1, 1}."
-        )
-    return 1
-
-
 def _binary_table(
     y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, func: str
 ) -> tuple[ScoreTable | tuple, np.ndarray]:
@@ -172,7 +150,7 @@ def _binary_table(
         return (is_pos, s, w), classes
     # DET: float weights whose sums pass the float range scaled down by a power of two per class
     w = overflow_scaled_weights(w, is_pos)
-    return ScoreTable._build(is_pos, s, _BINARY, w), classes
+    return ScoreTable.from_validated(is_pos, s, _BINARY, w), classes
 
 
 def binary_positives(y: np.ndarray, pos_label: Any, func: str) -> tuple[np.ndarray, np.ndarray]:
@@ -192,7 +170,7 @@ def binary_positives(y: np.ndarray, pos_label: Any, func: str) -> tuple[np.ndarr
             else "; pass one label column at a time"
         )
         raise _kind_error(kind, func, y, hint)
-    return _is_label(y, _resolve_pos_label(pos_label, classes, func)), classes
+    return label_mask(y, sklearn_pos_label(pos_label, classes, func)), classes
 
 
 def _score_dtype(y_score: Any) -> np.dtype:
@@ -380,7 +358,7 @@ def _binary_auc(
         warn(_ONE_CLASS)
         return float("nan")
     w = ranking_weight_scale(w, is_pos)  # extreme weights: each class scaled on its own (exact)
-    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w, owned).binary_counts(compact=True)
+    neg, pos = ScoreTable.from_validated(is_pos, s, _BINARY, w, owned).binary_counts(compact=True)
     return _auc_of_counts(neg, pos, max_fpr, warn)
 
 
@@ -391,7 +369,7 @@ def _binary_ap(
         if not (is_pos & (w > 0)).any():
             warn(_NO_POSITIVE_PR, UserWarning)
         return exact_average_precision(is_pos, s, w)
-    neg, pos = ScoreTable._build(is_pos, s, _BINARY, w).binary_counts(compact=True)
+    neg, pos = ScoreTable.from_validated(is_pos, s, _BINARY, w).binary_counts(compact=True)
     return _ap_of_counts(neg, pos, warn)
 
 
@@ -450,7 +428,7 @@ def roc_auc_score(
         if classes.size < 2:
             warn(_ONE_CLASS)
             return float("nan")
-        return _binary_auc(_is_label(y, classes[-1]), s, w, max_fpr, warn)
+        return _binary_auc(label_mask(y, classes[-1]), s, w, max_fpr, warn)
     if kind == "multilabel-indicator":
         indicator = _indicator(y, s, "roc_auc_score")
         return _average_labels(indicator, s, w, average, "roc", max_fpr, warn)
@@ -474,13 +452,13 @@ def average_precision_score(
     y, s, w, kind, present = _read_scored_targets(y_true, y_score, sample_weight, "average_precision_score")
     warn = _WarnOnce()
     if kind == "binary":
-        if present.size == 2 and not _is_label(present, pos_label).any():
+        if present.size == 2 and not label_mask(present, pos_label).any():
             raise ValueError(
                 f"pos_label={pos_label!r} is not a valid label: y_true's labels are "
                 f"{present.tolist()}. Pass one of them as pos_label."
             )
         s = _one_column(s, "average_precision_score")
-        return _binary_ap(_is_label(y, pos_label), s, w, warn)
+        return _binary_ap(label_mask(y, pos_label), s, w, warn)
     if kind in ("multilabel-indicator", "multiclass"):
         if not (isinstance(pos_label, numbers.Number) and pos_label == 1):
             raise ValueError(
@@ -692,7 +670,7 @@ def _ovo(codes: np.ndarray, s: np.ndarray, k: int, average: str | None, warn: _W
     if np.count_nonzero(support) < 2:
         warn("Only one class is present in y_true; one-vs-one ROC AUC is not defined.")
         return float("nan")
-    scores, share = hand_till_pairs(_pairwise_u(codes, s, k), support)
+    scores, share = hand_till_pairs(pairwise_u_validated(codes, s, k), support)
     return float(np.average(scores, weights=share if average == "weighted" else None))
 
 

@@ -89,7 +89,7 @@ class DetCurveDisplay:
     def plot(self, ax: Axes | None = None, *, name: str | None = None, **kwargs: Any) -> DetCurveDisplay:
         """Draw on ``ax`` (new pyplot axes if None); ``name`` (default ``estimator_name``) labels
         the curve, ``kwargs`` go to its ``ax.plot``."""
-        from scipy.special import ndtri
+        from ..uncertainty.checks import normal_quantile  # the probit scale of the axes
 
         ax, fig = plain_axes(ax)
         self.ax_, self.figure_ = ax, fig
@@ -99,12 +99,12 @@ class DetCurveDisplay:
         eps = np.finfo(self.fpr.dtype).eps
         self.fpr = self.fpr.clip(eps, 1 - eps)
         self.fnr = self.fnr.clip(eps, 1 - eps)
-        (self.line_,) = ax.plot(ndtri(self.fpr), ndtri(self.fnr), **line_kw)
+        (self.line_,) = ax.plot(normal_quantile(self.fpr), normal_quantile(self.fnr), **line_kw)
         suffix = positive_label_suffix(self.pos_label)
         ax.set(xlabel="False Positive Rate" + suffix, ylabel="False Negative Rate" + suffix)
         if "label" in line_kw:
             ax.legend(loc="lower right")
-        where = ndtri(np.array(DET_TICKS))
+        where = normal_quantile(np.array(DET_TICKS))
         texts = [_tick_text(t) for t in DET_TICKS]
         ax.set_xticks(where)
         ax.set_xticklabels(texts)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from ..sklearn_pos_label import has_conventional_labels
 from ..labels import as_array, check_consistent_length, target_kind
 from ._style import require_matplotlib
 
@@ -269,9 +270,8 @@ def check_binary_predictions(
         raise ValueError(f"this display needs a binary target, but y_true is {kind}{hint}.")
     check_consistent_length(y_true=y, y_score=y_score, sample_weight=sample_weight)
     if pos_label is None:
-        values = classes.tolist()
-        if classes.dtype.kind not in "biuf" or values not in ([0, 1], [-1, 1], [0], [-1], [1]):
-            shown = ", ".join(repr(c) for c in values)
+        if not has_conventional_labels(classes):
+            shown = ", ".join(repr(c) for c in classes.tolist())
             raise ValueError(f"pos_label is needed: y_true's classes are {{{shown}}}, not {{0, 1}} or {{-1, 1}}, "
                              "so which one is positive is not known (pass pos_label=).")
         pos_label = 1

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
+from ..measure_registry import label as measure_label
 from ..score_kind import kind_of_range
 from ..threshold_sweep import SWEEP_METRICS
 from ._curve import PLOT_MAX_POINTS, ManyModels
@@ -39,34 +40,17 @@ __all__ = ["ThresholdMetricsDisplay", "metric_label", "mark_text", "step_path"]
 #: what ``mark=`` takes: a criterion name, a ThresholdPoint, or a sequence of them
 MarkOption = Union[None, str, "ThresholdPoint", Sequence[Union[str, "ThresholdPoint"]]]
 
-_LABELS = {
-    "predicted_positive_rate": "Predicted positive rate",
-    "accuracy": "Accuracy",
-    "error_rate": "Error rate",
-    "precision": "Precision",
-    "recall": "Recall",
-    "specificity": "Specificity",
-    "fpr": "False positive rate",
-    "npv": "NPV",
-    "f1": "F1",
-    "balanced_accuracy": "Balanced accuracy",
-    "mcc": "MCC",
-    "kappa": "Cohen's kappa",
-    "youden_j": "Youden's J",
-}
 #: line styles of the marked operating points, in turn
 _MARK_STYLES = ("--", ":", "-.", (0, (6, 2, 1, 2, 1, 2)))
 
 
 def metric_label(metric: str, beta: float | None = None) -> str:
-    """Legend text of a sweep column.
+    """Legend text of a sweep column: its label in :mod:`clfeval.measure_registry`.
 
     >>> metric_label("youden_j"), metric_label("fbeta", 2.0)
     ("Youden's J", 'F2')
     """
-    if metric == "fbeta":
-        return f"F{beta:g}" if beta is not None else "F-beta"
-    return _LABELS.get(metric, metric)
+    return measure_label(metric, beta)
 
 
 def step_path(thresholds: np.ndarray, values: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
@@ -153,7 +137,7 @@ class ThresholdMetricsDisplay(ManyModels):
         if not wanted or bad:
             raise ValueError(f"metrics must be sweep measures, one or more of {', '.join(SWEEP_METRICS)}; "
                              f"got {metrics!r}.")
-        target, _ = ev._class_curve(curve, "threshold plot")
+        target, _ = ev.class_curve(curve, "threshold plot")
         assert ev.rankings is not None
         ranking = ev.rankings[target]
         grid = None

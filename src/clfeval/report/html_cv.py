@@ -57,7 +57,7 @@ def cross_validation_dict(cv: Any, level: float = CV_LEVEL, *, max_points: int =
     out: dict[str, Any] = {
         "name": str(cv.name), "protocol": cv.protocol_name, "protocol_repr": repr(cv.protocol),
         "response": cv.response, "binary": len(cv.labels) == 2, "n_folds": len(cv.folds), "n_failed": len(cv.failed), "n_repeats": cv.n_repeats,
-        "n_samples": int(cv._y.size), "test_train_ratio": cv.test_train_ratio, "pooling": cv.pooling,
+        "n_samples": cv.n_samples, "test_train_ratio": cv.test_train_ratio, "pooling": cv.pooling,
         "notes": list(cv.notes), "times": cv.times, "metrics": metrics, "table": table,
         "summary": summary.to_dict(), "mean_curves": {}, "fold_curves": {}, "prevalence": None,
     }

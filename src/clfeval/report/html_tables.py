@@ -12,21 +12,18 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..measure_registry import MEASURES
 from .html_format import DASH, as_number, esc, finite_number, fmt, fmt_count
 from .html_model import Model
 
 __all__ = ["HEADLINE", "value_cell", "report_table", "cards", "comparison_table", "tests_section"]
 
 
-#: (key of report["overall"], display title, higher is better)
-HEADLINE: tuple[tuple[str, str, bool], ...] = (
-    ("accuracy", "accuracy", True),
-    ("balanced_accuracy", "balanced accuracy", True),
-    ("mcc", "MCC", True),
-    ("kappa", "Cohen's kappa", True),
-    ("roc_auc", "ROC AUC", True),
-    ("average_precision", "AP", True),
-    ("hamming_loss", "Hamming loss", False),
+#: (key of report["overall"], display title, higher is better), titles and directions from
+#: :mod:`clfeval.measure_registry`
+HEADLINE: tuple[tuple[str, str, bool], ...] = tuple(
+    (key, MEASURES[key].title, bool(MEASURES[key].higher_is_better))
+    for key in ("accuracy", "balanced_accuracy", "mcc", "kappa", "roc_auc", "average_precision", "hamming_loss")
 )
 
 
@@ -120,7 +117,7 @@ def cards(m: Model) -> str:
 def comparison_table(models: list[Model]) -> str:
     """One row per model with the headline numbers and macro F1; the best of each column highlighted."""
     metrics = [(k, t, hi) for k, t, hi in HEADLINE if any(k in (m.report.get("overall") or {}) for m in models)]
-    extra = [("macro_f1", "macro F1", True)]
+    extra = [("macro_f1", f"macro {MEASURES['f1'].label}", True)]
 
     def value(m: Model, key: str) -> Any:
         if key == "macro_f1":

@@ -16,6 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..measure_registry import MEASURES
 from .numbers import column_groups, interval_text, share_text
 from .table import shown_classes, title
 from .text import format_value
@@ -73,8 +74,7 @@ def _headline(ev: Evaluation) -> str:
 
 
 #: column titles for narrow terminals
-SHORT_TITLES = {"precision": "prec.", "recall": "recall", "f1": "F1", "fallout": "FPR", "specificity": "spec.",
-                "npv": "NPV", "support": "n", "roc_auc": "AUC", "average_precision": "AP"}
+SHORT_TITLES = {mm.name: mm.short for mm in MEASURES.values() if mm.kind != "overall" and mm.in_report}
 
 
 def _report_table(ev: Evaluation, width: int) -> Any:

@@ -32,8 +32,9 @@ from typing import Any
 import numpy as np
 
 from ._common import normal_pvalue, t_pvalue
+from ..curves import placement_values
 from ..labels import as_1d, as_array, as_score_array, check_consistent_length, target_kind
-from ..metrics.ranking import _is_label, _resolve_pos_label
+from ..sklearn_pos_label import label_mask, sklearn_pos_label
 from ._result import ConfidenceInterval, TestResult, check_alternative, check_level
 
 __all__ = ["delong", "delong_auc_ci", "delong_placements"]
@@ -60,7 +61,6 @@ def delong_placements(is_pos: np.ndarray, score: np.ndarray) -> tuple[float, np.
     """
     n_total = score.size
     m = int(np.count_nonzero(is_pos))
-    n = n_total - m
     order = np.argsort(score)  # ascending; tie order does not matter (groups are used)
     s = score[order]
     p = is_pos[order]
@@ -75,10 +75,8 @@ def delong_placements(is_pos: np.ndarray, score: np.ndarray) -> tuple[float, np.
     # V10 of a positive: negatives strictly below its score, plus half those tied with it
     # (= pooled midrank minus midrank among positives); V01 of a negative: positives strictly
     # above, plus half the tied ones (= 1 - (pooled midrank - midrank among negatives) / m).
-    neg_below = np.cumsum(neg_in) - neg_in
-    pos_above = m - np.cumsum(pos_in)
-    v10 = (neg_below + 0.5 * neg_in) / n
-    v01 = (pos_above + 0.5 * pos_in) / m
+    # The groups ascend; the placement formula reads counts highest score first.
+    v10, v01 = (v[::-1] for v in placement_values(neg_in[::-1], pos_in[::-1]))
     auc = float(np.dot(pos_in, v10) / m)
     # One gather from a 2G lookup table (negatives' V01, then positives' V10), one scatter back.
     lookup = np.concatenate([v01, v10])
@@ -101,8 +99,8 @@ def _binary_cases(y_true: Any, pos_label: Any, func: str) -> tuple[np.ndarray, A
             f"{func}: y_true holds a single class ({classes.tolist()}); the ROC AUC and DeLong's "
             "variance need both positive and negative cases."
         )
-    pos_label = _resolve_pos_label(pos_label, classes, func)
-    is_pos = _is_label(y, pos_label)
+    pos_label = sklearn_pos_label(pos_label, classes, func)
+    is_pos = label_mask(y, pos_label)
     m = int(np.count_nonzero(is_pos))
     if m == 0:
         raise ValueError(f"{func}: pos_label={pos_label!r} does not occur in y_true (labels {classes.tolist()}).")
@@ -178,9 +176,11 @@ def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float,
     """level -> (low, high): estimate +/- quantile * se; one-sided for one-sided alternatives."""
     from scipy import stats
 
+    from ..uncertainty.checks import normal_quantile
+
     def interval(level: float) -> tuple[float, float]:
         q = level if alternative != "two-sided" else 0.5 + level / 2
-        crit = float(stats.norm.ppf(q) if df is None else stats.t.ppf(q, df))
+        crit = float(normal_quantile(q) if df is None else stats.t.ppf(q, df))
         low, high = estimate - crit * se, estimate + crit * se
         if alternative == "less":
             low = bounds[0]

@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import measures as _m
 from ..labels import as_array, check_consistent_length, encode, union_labels, unique_sorted
+from ..measure_registry import measures_of_kind
 from ..resampling import check_sampling, sampling_phrase
 from ._result import TestResult, check_alternative, check_level
 
@@ -45,14 +45,12 @@ _CONFUSION_METRICS = frozenset({
     "f1_score", "fbeta_score", "precision_score", "recall_score", "jaccard_score",
     "specificity_score", "npv_score", "fallout_score", "zero_one_loss", "error_rate",
 })
-# Batched formulas over (..., k, k) tables, for the metric called with its defaults.
+# Batched formulas over (..., k, k) tables, for the metric called with its defaults: the overall
+# measures of the registry, under their clfeval.metrics names (accuracy_score, zero_one_loss, ...).
 _BATCHED: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "accuracy_score": _m.accuracy,
-    "error_rate": _m.error_rate,
-    "zero_one_loss": _m.error_rate,
-    "matthews_corrcoef": _m.matthews_corrcoef,
-    "cohen_kappa_score": _m.cohen_kappa,
-    "balanced_accuracy_score": _m.balanced_accuracy,
+    key: measure.formula
+    for measure in measures_of_kind("overall") if measure.formula is not None
+    for key in (measure.name, *measure.aliases) if key in _CONFUSION_METRICS
 }
 # Joint (true, A, B) cells counted by one bincount up to this many (k**3), sorted beyond.
 _DENSE_CELLS = 1 << 22

@@ -431,16 +431,18 @@ def critical_value(k: int, alpha: float = 0.05, test: PostHoc = "nemenyi") -> fl
     """
     from scipy import stats
 
+    from ..uncertainty.checks import normal_quantile
+
     alpha = _check_alpha(alpha)
     if isinstance(k, bool) or int(k) != k or k < 2:
         raise ValueError(f"k (the number of classifiers) must be an integer >= 2, got {k!r}.")
     k = int(k)
     if test == "nemenyi":
         if k == 2:  # the range of two normals / sqrt(2) is |N(0,1)|: exact, and faster
-            return float(stats.norm.isf(alpha / 2))
+            return float(-normal_quantile(alpha / 2))  # the upper alpha/2 quantile, as norm.isf
         return float(stats.studentized_range.isf(alpha, k, np.inf) / math.sqrt(2.0))
     if test == "bonferroni-dunn":
-        return float(stats.norm.isf(alpha / (2 * (k - 1))))
+        return float(-normal_quantile(alpha / (2 * (k - 1))))
     raise ValueError(f"test must be 'nemenyi' or 'bonferroni-dunn', got {test!r}.")
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..curves import cumulative_counts, interpolate_roc, roc_rates
 from ..resampling import check_sampling
 from ..stats._result import ConfidenceInterval, check_level
 from .bootstrap import bootstrap_method_name, interval_from_replicates, ranking_cells, replicates, warn_undefined
@@ -53,26 +54,14 @@ class CurveBand:
 
 def _roc_axes(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(fpr, tpr) of (b, 2, D) counts, each (b, D + 1) starting at the origin."""
-    fps = np.cumsum(t[:, 0], axis=-1, dtype=np.float64)
-    tps = np.cumsum(t[:, 1], axis=-1, dtype=np.float64)
-    zero = np.zeros((t.shape[0], 1))
-    with np.errstate(invalid="ignore", divide="ignore"):  # a class drawn empty: NaN, counted later
-        fpr = np.concatenate([zero, fps / fps[:, -1:]], axis=1)
-        tpr = np.concatenate([zero, tps / tps[:, -1:]], axis=1)
-    return fpr, tpr
+    return roc_rates(t[:, 0], t[:, 1])  # a class drawn empty: NaN, counted later
 
 
 def _y_at_x(x_pts: np.ndarray, y_pts: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """On each row's polyline (x non-decreasing), the highest y at each grid x (b, G)."""
-    b, npts = x_pts.shape
-    out = np.empty((b, grid.size))
-    for r in range(b):
-        i = np.searchsorted(x_pts[r], grid, side="right") - 1
-        j = np.minimum(i + 1, npts - 1)
-        x0, x1, y0, y1 = x_pts[r, i], x_pts[r, j], y_pts[r, i], y_pts[r, j]
-        dx = x1 - x0
-        t = np.divide(grid - x0, dx, out=np.zeros(grid.size), where=dx > 0)
-        out[r] = y0 + t * (y1 - y0)
+    out = np.full((x_pts.shape[0], grid.size), np.nan)  # NaN rows (a class drawn empty) stay NaN
+    for r in np.flatnonzero(np.isfinite(x_pts).all(axis=1) & np.isfinite(y_pts).all(axis=1)):
+        out[r] = interpolate_roc(grid, x_pts[r], y_pts[r])
     return out
 
 
@@ -94,10 +83,9 @@ def _precision_at_recall(t: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """Precision of the first point (by decreasing threshold) whose recall reaches each grid
     recall: the step function that average precision integrates (recall 0: the first point
     with a positive)."""
-    fps = np.cumsum(t[:, 0], axis=-1, dtype=np.float64)
-    tps = np.cumsum(t[:, 1], axis=-1, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rec = tps / tps[:, -1:]
+    fps = cumulative_counts(t[:, 0]).astype(np.float64)
+    tps = cumulative_counts(t[:, 1]).astype(np.float64)
+    rec = roc_rates(t[:, 0], t[:, 1])[1][:, 1:]
     out = np.empty((t.shape[0], grid.size))
     zero = grid <= 0
     for r in range(t.shape[0]):

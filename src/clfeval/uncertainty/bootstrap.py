@@ -23,7 +23,7 @@ import numpy as np
 from ..exceptions import UndefinedMetricWarning
 from ..resampling import CHUNK_ELEMENTS, check_sampling, resampled_tables, sampling_phrase
 from ..stats._result import ConfidenceInterval, check_level
-from .checks import check_choice, check_resamples, float_or_array
+from .checks import check_choice, check_resamples, float_or_array, normal_quantile
 from .confusion_measures import check_table
 
 __all__ = [
@@ -218,7 +218,7 @@ def interval_from_replicates(
     >>> round(float(low[0]), 5), round(float(high[0]), 5)
     (0.05095, 0.95005)
     """
-    from scipy.special import ndtr, ndtri
+    from scipy.special import ndtr
 
     B = reps.shape[0]
     shape = reps.shape[1:]
@@ -233,9 +233,9 @@ def interval_from_replicates(
             below = (flat < ref).sum(axis=0) + 0.5 * (flat == ref).sum(axis=0)
             frac = np.divide(below, valid, out=np.full(below.shape, 0.5), where=valid > 0)
         frac = np.clip(frac, 0.5 / B, 1 - 0.5 / B)  # all replicates on one side: keep z0 finite
-        z0 = ndtri(frac)
+        z0 = normal_quantile(frac)
         a = np.zeros(flat.shape[1]) if accel is None else np.nan_to_num(np.asarray(accel).reshape(-1))
-        zq = ndtri(q)
+        zq = normal_quantile(q)
         t = z0 + zq
         den = 1.0 - a * t
         adj = ndtr(z0 + t / np.where(den > 0, den, 1.0))

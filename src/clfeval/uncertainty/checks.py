@@ -1,7 +1,8 @@
 """Common checks of the uncertainty package: the normal quantile, argument checks, output shapes.
 
-:func:`z_quantile` is the package's one home of the two-sided normal quantile (1.96 at 0.95);
-the other helpers check choices and resample counts, locate the first bad entry of an array for
+:func:`z_quantile` is the package's one home of the two-sided normal quantile (1.96 at 0.95),
+built on :func:`normal_quantile`, the one home of the normal quantile function itself; the other
+helpers check choices and resample counts, locate the first bad entry of an array for
 error messages, and turn 0-d results into Python floats.
 
 >>> round(z_quantile(0.95), 6)
@@ -14,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["z_quantile", "check_choice", "float_or_array", "first_bad", "check_resamples"]
+__all__ = ["z_quantile", "normal_quantile", "check_choice", "float_or_array", "first_bad", "check_resamples"]
 
 
 def z_quantile(level: float) -> float:
@@ -23,9 +24,21 @@ def z_quantile(level: float) -> float:
     >>> round(z_quantile(0.9), 6), round(z_quantile(0.99), 6)
     (1.644854, 2.575829)
     """
+    return float(normal_quantile(0.5 + level / 2.0))
+
+
+def normal_quantile(p: Any) -> Any:
+    """The standard normal quantile function Phi^-1(p), elementwise (a NumPy scalar or array).
+
+    One-sided: ``normal_quantile(0.975)`` is 1.96; the upper-tail quantile of ``q`` (scipy's
+    ``norm.isf(q)``) is ``-normal_quantile(q)``, exactly.
+
+    >>> round(float(normal_quantile(0.975)), 6), normal_quantile([0.5, 0.5]).tolist()
+    (1.959964, [0.0, 0.0])
+    """
     from scipy.special import ndtri
 
-    return float(ndtri(0.5 + level / 2.0))
+    return ndtri(p)
 
 
 def check_choice(value: str, allowed: Any, name: str) -> str:

@@ -19,6 +19,7 @@ from .. import measures as m
 from ..interval_results import Intervals
 from ..interval_scales import transformed_interval
 from ..measure_gradients import f_column
+from ..measure_registry import undefined_because
 from ..resampling import check_sampling, smoothing_of
 from ..stats._result import ConfidenceInterval, check_level
 from .bootstrap import (
@@ -224,15 +225,6 @@ def _names(fname: str) -> tuple[str, ...]:
     return tuple(fname if n == "f1" else n for n in PER_CLASS)
 
 
-_WHY = {
-    "precision": "never predicted",
-    "recall": "no true samples",
-    "fallout": "no negative samples",
-    "specificity": "no negative samples",
-    "npv": "never predicted negative",
-}
-
-
 def _nan_notes(est: dict, labels: list) -> list[str]:
     notes = []
     for (section, name), v in est.items():
@@ -241,7 +233,7 @@ def _nan_notes(est: dict, labels: list) -> list[str]:
             continue
         if section == "per_class":
             classes = sorted({labels[i] for i in np.argwhere(bad)[:, -1]}, key=labels.index)
-            why = _WHY.get(name, "neither true nor predicted" if name.startswith("f") else "0/0")
+            why = undefined_because(name) or "0/0"
             notes.append(f"per_class {name}: undefined (0/0) for {classes} ({why}); NaN interval.")
         else:
             notes.append(f"{section} {name}: undefined (0/0); NaN interval.")
