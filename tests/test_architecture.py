@@ -199,3 +199,12 @@ def test_each_module_parses_and_has_a_docstring(module):
     tree = GRAPH.trees[module]
     doc = ast.get_docstring(tree)
     assert doc, f"{module} has no module docstring saying what it holds"
+
+
+def test_a_score_column_reaches_the_auc_formula_in_few_hops():
+    """`clfeval report FILE --y-score y_score`: command line -> engine -> Evaluation -> ranking ->
+    formula, never back to a module already left (before issue 19: 9 modules, 6 returns)."""
+    from walk_to_auc import modules_of, walk
+
+    assert modules_of(walk()) == ["clfeval.cli", "clfeval.cli_engines", "clfeval.evaluation", "clfeval.roc_pr",
+                                  "clfeval.curves"]

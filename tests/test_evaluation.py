@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from sklearn.preprocessing import label_binarize
 
@@ -303,6 +303,7 @@ def test_multiclass_string_labels_target_names_and_label_order():
 
 @given(n=st.integers(4, 50), L=st.integers(2, 5), weights=WEIGHT_KINDS, absent=st.booleans(),
        seed=st.integers(0, 2**31))
+@example(n=4, L=2, weights="int", absent=False, seed=25)  # the only weighted sample is all-negative, all-rejected
 def test_multilabel_matches_sklearn(n, L, weights, absent, seed):
     """Zero and fractional weights; ``absent``: one label column that no sample has."""
     rng = np.random.default_rng(seed)
@@ -327,6 +328,21 @@ def test_multilabel_matches_sklearn(n, L, weights, absent, seed):
     assert close([r["roc_auc"] for r in ev.report.rows], auc)
     assert close(ev.report.averages["micro"]["roc_auc"], micro)
     assert close([r["average_precision"] for r in ev.report.rows], ap)
+
+
+def test_samples_average_leaves_out_samples_of_weight_zero():
+    # hand-worked: sample 0 (weight 2) has no true and no predicted label, so its precision, recall
+    # and F1 are 0/0; samples 1 and 3 are defined but weigh nothing, so the samples average is NaN,
+    # not the plain mean of the weightless samples (it was 0.5, 0.75, 0.444)
+    y = np.array([[0, 0], [1, 1], [0, 0], [1, 0]])
+    s = np.array([[0.0, 0.0], [0.5, 0.0], [0.25, 1.0], [0.5, 0.75]])
+    row = quiet_eval(y, y_score=s, sample_weight=[2, 0, 0, 0]).report.averages["samples"]
+    assert np.isnan([row["precision"], row["recall"], row["f1"]]).all()
+    assert row["specificity"] == 1.0
+    # with weight 1 on samples 1 and 3: precision (1 + 1/2) / 2, recall (1/2 + 1) / 2, F1 (2/3 + 2/3) / 2
+    row = quiet_eval(y, y_score=s, sample_weight=[2, 1, 0, 1]).report.averages["samples"]
+    assert (row["precision"], row["recall"]) == (0.75, 0.75)
+    assert row["f1"] == pytest.approx(2 / 3, rel=1e-15)
 
 
 # -- confusion matrix views ---------------------------------------------------------------------------

@@ -399,6 +399,66 @@ def test_sweep_operating_point_and_view_names_are_registered() -> None:
         assert text == MEASURES[key].title and higher == MEASURES[key].higher_is_better
 
 
+def _with_formula(*kinds: str) -> list[str]:
+    """The registered measures of these kinds that have a formula of counts, in registry order."""
+    return [mm.name for kind in kinds for mm in measures_of_kind(kind) if mm.formula is not None]
+
+
+def test_sweep_columns_are_the_registrys_measures() -> None:
+    """The sweep's measure columns are exactly the registry's measures with a formula of one-vs-rest
+    counts or of a whole table, each once ("fpr": fall-out's alias; "fbeta": the F-beta of the
+    sweep's beta, a second F column beside "f1"), and every column is the registry's formula."""
+    from clfeval.measure_registry import fbeta_measure
+    from clfeval.roc_pr import BinaryRanking
+    from clfeval.threshold_sweep import SWEEP_COLUMNS, SWEEP_METRICS, threshold_sweep_of
+
+    assert SWEEP_COLUMNS == ("threshold", "tp", "fp", "fn", "tn", *SWEEP_METRICS)
+    names = [resolve(n).name for n in SWEEP_METRICS if n != "fbeta"]
+    assert sorted(names) == sorted(_with_formula("per_class", "overall"))  # each once, none missing
+    assert "fbeta" in SWEEP_METRICS and resolve("fbeta").kind == "per_class"
+
+    rng = np.random.default_rng(11)
+    y, scores = rng.integers(0, 2, 80).astype(bool), np.round(rng.uniform(size=80), 1)  # ties
+    for w in (None, rng.uniform(0.1, 5.0, 80)):
+        ranking = BinaryRanking(scores, w, y)
+        sweep = threshold_sweep_of(ranking, beta=2.0)
+        assert sweep.names == list(SWEEP_COLUMNS)
+        c = ranking.counts_at_thresholds(None)
+        for name in SWEEP_METRICS:
+            measure = fbeta_measure(2.0) if name == "fbeta" else resolve(name)
+            want = measure.formula(c.matrices()) if measure.kind == "overall" else measure.formula(
+                c.tp, c.fp, c.fn, c.tn)
+            # the predicted positive rate divides by the tables' sums, in another order than the
+            # registry's tp + fp + fn + tn: with float weights, equal to rounding
+            (close if name == "predicted_positive_rate" and w is not None else same)(sweep.column(name), want)
+
+
+def test_interval_measures_are_the_registrys(evaluations) -> None:
+    """The intervals give exactly the registry's report rates of one-vs-rest counts per class and
+    averaged (the F column named by beta), its measures of a whole table overall, and with scores
+    its areas; the delta method's ranges are the registry's."""
+    from clfeval.measure_gradients import f_column
+    from clfeval.uncertainty.confusion_measures import MEASURE_RANGES, confusion_metrics
+
+    areas = [mm.name for mm in measures_of_kind("area")]
+    overall = _with_formula("overall")
+    for ev, beta in zip(evaluations[:2], (2.0, 0.5)):
+        rates = [f_column(beta) if mm.name == "f1" else mm.name
+                 for mm in measures_of_kind("per_class") if mm.in_report]
+        iv = ev.intervals()
+        assert list(iv["per_class"]) == rates + areas
+        assert list(iv["overall"]) == overall + areas
+        for row in iv["averages"].values():  # micro areas only where they are defined
+            assert list(row)[:len(rates)] == rates and set(list(row)[len(rates):]) <= set(areas)
+        keys = confusion_metrics(np.array([[5, 1, 0], [2, 6, 1], [0, 3, 4]]), beta)
+        assert sorted(keys) == sorted([(s, r) for s in ("per_class", "micro", "macro", "weighted") for r in rates]
+                                      + [("overall", o) for o in overall])
+    in_report = [mm.name for mm in measures_of_kind("per_class") if mm.in_report] + overall
+    ranges = {n: (MEASURES[n].lower, MEASURES[n].upper) for n in in_report}
+    assert MEASURE_RANGES == {n: r for n, r in ranges.items() if r != (0.0, 1.0)}
+    assert MEASURE_RANGES == {"mcc": (-1.0, 1.0), "kappa": (-1.0, 1.0)}
+
+
 def test_kinds_cover_the_report() -> None:
     per_class = [mm.name for mm in measures_of_kind("per_class") if mm.in_report]
     assert per_class == ["precision", "recall", "f1", "fallout", "specificity", "npv"]

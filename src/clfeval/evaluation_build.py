@@ -2,8 +2,10 @@
 check the inputs, resolve the classes and the positive class, and build the sufficient statistics
 (the confusion matrix, and with scores one ranking per class) in one pass.
 
-:func:`evaluation_fields` returns the Evaluation's constructor arguments; :mod:`clfeval.evaluation`
-makes the Evaluation of them (this module does not import it, so that it need not import this one
+:func:`evaluation_statistics` returns the statistics of single-label rows (what a stream adds per
+batch); :func:`evaluation_fields` returns the Evaluation's constructor arguments (those statistics,
+the micro-averaged ranking and the confusion matrix); :mod:`clfeval.evaluation` makes the Evaluation
+of them (this module does not import it, so that it need not import this one
 back). :func:`merge_rankings` is the micro average of rankings (streams use it too).
 
 >>> evaluation_fields([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])["threshold"]
@@ -12,6 +14,7 @@ back). :func:`merge_rankings` is the micro average of rankings (streams use it t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,7 +38,7 @@ from .roc_pr import BinaryRanking
 from .score_kind import default_threshold, score_kind as kind_of_scores
 from .scores import ScoreTable
 
-__all__ = ["evaluation_fields", "merge_rankings", "binary_rankings"]
+__all__ = ["evaluation_fields", "evaluation_statistics", "EvaluationStatistics", "merge_rankings", "binary_rankings"]
 
 _BINARY = np.array([False, True])
 
@@ -85,6 +88,61 @@ def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
     return BinaryRanking(ordered[starts], neg, pos)
 
 
+@dataclass(frozen=True, eq=False)
+class EvaluationStatistics:
+    """The sufficient statistics of single-label rows, as :func:`clfeval.evaluate` builds them
+    (what a stream adds per batch): the classes, the confusion counts (``counts``: a dense
+    :class:`~clfeval.counts.ConfusionCounts`, or a pair-coded
+    :class:`~clfeval.sparse_counts.PairCounts` for many classes), one
+    :class:`~clfeval.roc_pr.BinaryRanking` per class name with scores, the notes, and the coerced
+    rows (``cases``) for what needs each row. No micro-averaged ranking, no confusion-matrix views."""
+
+    task: str
+    labels: np.ndarray
+    names: list[str]
+    pos_label: Any
+    threshold: float | None
+    score_kind: str | None
+    n_samples: int
+    total_weight: float
+    counts: ConfusionCounts | sparse_counts.PairCounts
+    rankings: dict[str, BinaryRanking] | None
+    notes: list[str]
+    cases: Cases
+
+    @property
+    def positive_index(self) -> int:
+        """The positive class's index in ``labels`` (1 when there is none), as the Evaluation's."""
+        return int(np.flatnonzero(self.labels == self.pos_label)[0]) if self.pos_label is not None else 1
+
+
+def evaluation_statistics(
+    y_true: Any,
+    y_pred: Any = None,
+    y_score: Any = None,
+    *,
+    labels: Any = None,
+    pos_label: Any = None,
+    threshold: float | None = None,
+    sample_weight: Any = None,
+    beta: float | None = None,
+    target_names: Any = None,
+) -> EvaluationStatistics:
+    """The statistics :func:`clfeval.evaluate` builds from single-label rows, after the same
+    checks (same messages), without making the Evaluation (see :func:`evaluation_fields`).
+    Multilabel rows (a 2-D indicator ``y_true``) are refused.
+
+    >>> st = evaluation_statistics([0, 1, 1], y_score=[0.2, 0.9, 0.4])
+    >>> st.task, st.threshold, st.counts.matrix.tolist(), list(st.rankings)
+    ('binary', 0.5, [[1, 0], [1, 1]], ['0', '1'])
+    """
+    yt, yp, s, w, thr = _checked_rows(y_true, y_pred, y_score, threshold, sample_weight, beta)
+    if yt.ndim == 2 and yt.shape[1] > 1:
+        raise ValueError("multilabel y_true (a 2-D indicator matrix) has no single-label statistics; "
+                         "use clfeval.evaluate.")
+    return _single_label_statistics(yt, yp, s, w, thr, labels, pos_label, target_names)
+
+
 def evaluation_fields(
     y_true: Any,
     y_pred: Any = None,
@@ -100,12 +158,52 @@ def evaluation_fields(
 ) -> dict[str, Any]:
     """The constructor arguments of the :class:`~clfeval.evaluation.Evaluation` that
     :func:`clfeval.evaluate` returns (see there for the arguments): the inputs checked, the
-    classes and positive class resolved, and the statistics built in one pass.
+    classes and positive class resolved, and the statistics built in one pass
+    (:func:`evaluation_statistics`), with the micro-averaged ranking and the confusion matrix.
 
     >>> f = evaluation_fields([0, 1, 1], [0, 1, 0])
     >>> f["task"], f["confusion"].counts.tolist()
     ('binary', [[1, 0], [1, 1]])
     """
+    yt, yp, s, w, thr = _checked_rows(y_true, y_pred, y_score, threshold, sample_weight, beta)
+    if yt.ndim == 2 and yt.shape[1] > 1:
+        return _multilabel_fields(yt, yp, s, labels, thr, w, beta, target_names, name, [])
+    st = _single_label_statistics(yt, yp, s, w, thr, labels, pos_label, target_names)
+    cc = st.counts
+    if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
+        confusion = ConfusionMatrix.from_counts(cc, st.names)
+    else:  # float weight sums out of range: rates read them rescaled
+        # exact sums (Python ints in units of 2**-1074): the formulas divide them exactly
+        confusion = ConfusionMatrix.from_matrix(st.labels, cc.matrix, st.names, formula=cc.exact)
+    micro = None
+    if st.rankings is not None and st.task == "multiclass":
+        micro = merge_rankings(list(st.rankings.values()))
+    return dict(
+        task=st.task,
+        labels=st.labels,
+        names=st.names,
+        pos_label=st.pos_label,
+        name=name,
+        threshold=st.threshold,
+        score_kind=st.score_kind,
+        n_samples=st.n_samples,
+        total_weight=st.total_weight,
+        confusion=confusion,
+        rankings=st.rankings,
+        micro=micro,
+        beta=beta,
+        per_sample=None,
+        sample_weight=w,
+        notes=st.notes,
+        cases=st.cases,
+    )
+
+
+def _checked_rows(
+    y_true: Any, y_pred: Any, y_score: Any, threshold: Any, sample_weight: Any, beta: Any
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None, float | None]:
+    """The checks evaluate makes before it looks at the classes: (y_true, y_pred, y_score,
+    sample_weight, threshold) coerced."""
     if y_pred is None and y_score is None:
         raise ValueError("evaluate needs y_pred, y_score or both; got neither.")
     thr = check_threshold(threshold)
@@ -132,9 +230,22 @@ def evaluation_fields(
             got = "a scalar" if arr.ndim == 0 else f"{arr.shape[0]} samples"
             raise ValueError(f"y_true has {n} samples but {nm} has {got}.")
     w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    return yt, yp, s, w, thr
+
+
+def _single_label_statistics(
+    yt: np.ndarray,
+    yp: np.ndarray | None,
+    s: np.ndarray | None,
+    w: np.ndarray | None,
+    thr: float | None,
+    labels: Any,
+    pos_label: Any,
+    target_names: Any,
+) -> EvaluationStatistics:
+    """:func:`evaluation_statistics` of checked rows (``yt`` not a multilabel matrix)."""
+    n = yt.shape[0]
     notes: list[str] = []
-    if yt.ndim == 2 and yt.shape[1] > 1:
-        return _multilabel_fields(yt, yp, s, labels, thr, w, beta, target_names, name, notes)
     if yt.ndim == 2:
         yt = yt[:, 0]
     if yt.ndim != 1:
@@ -172,7 +283,7 @@ def evaluation_fields(
         except ValueError:
             if s is not None:
                 raise
-    rankings = micro = None
+    rankings = None
     if s is not None:
         if binary:
             pos_index = int(np.flatnonzero(classes == pos)[0])
@@ -215,36 +326,25 @@ def evaluation_fields(
             for c in range(k):
                 table = ScoreTable.from_validated(t_codes == c, np.ascontiguousarray(s[:, c]), _BINARY, w)
                 rankings[names[c]] = BinaryRanking.from_table(table, 1)
-            micro = merge_rankings(list(rankings.values()))
     if yp is not None:
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
             raise first_outside(yp, yp_codes, classes, "y_pred")
     if yp is not None or not binary or (w is not None and w.dtype.kind in "iu"):
-        cc = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
-        if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
-            confusion = ConfusionMatrix.from_counts(cc, names)
-        else:  # float weight sums out of range: rates read them rescaled
-            formula = cc.exact  # exact sums (Python ints in units of 2**-1074): the formulas divide them exactly
-            confusion = ConfusionMatrix.from_matrix(classes, cc.matrix, names, formula=formula)
+        counts = ConfusionCounts.from_codes(t_codes, yp_codes, classes, w)
     else:
-        confusion = ConfusionMatrix.from_matrix(classes, matrix, names)
-    return dict(
+        counts = ConfusionCounts(classes, matrix)
+    return EvaluationStatistics(
         task="binary" if binary else "multiclass",
         labels=classes,
         names=names,
         pos_label=pos,
-        name=name,
         threshold=thr,
         score_kind=score_kind,
         n_samples=n,
         total_weight=float(n if w is None else weight_total(w)),
-        confusion=confusion,
+        counts=counts,
         rankings=rankings,
-        micro=micro,
-        beta=beta,
-        per_sample=None,
-        sample_weight=w,
         notes=notes,
         cases=Cases(t_codes, None if yp is None and s is not None and binary else yp_codes, s, w,
                     pos_index=0 if pos is None else int(np.flatnonzero(classes == pos)[0])),

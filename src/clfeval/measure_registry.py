@@ -30,7 +30,8 @@ import numpy as np
 
 from . import measures as m
 
-__all__ = ["Measure", "MEASURES", "title", "label", "undefined_because", "measures_of_kind", "resolve"]
+__all__ = ["Measure", "MEASURES", "title", "label", "undefined_because", "measures_of_kind", "resolve",
+           "fbeta_measure"]
 
 #: per_class: a rate of one class against the rest, formula(tp, fp, fn, tn);
 #: overall: a number of the whole (k, k) table, formula(table);
@@ -94,9 +95,15 @@ def _rate(name: str, title_: str, description: str, formula: Callable[..., np.nd
 _F_BECAUSE = "neither true nor predicted"
 
 
-def _fbeta_measure(beta: float | None) -> Measure:
+def fbeta_measure(beta: float | None) -> Measure:
     """The F-beta measure of the report column ``f<beta>`` (beta None: the sweep's "fbeta" column,
-    whose beta the sweep holds)."""
+    whose beta the sweep holds). Its formula uses ``beta`` exactly as given (the key only rounds
+    it for the name): the sweep's "fbeta" column and the report's F column of any beta read it.
+
+    >>> fb = fbeta_measure(1 / 3)
+    >>> fb.name, float(fb.formula(np.array(3.0), np.array(1.0), np.array(2.0), np.array(4.0)))
+    ('f0.333333', 0.7317073170731708)
+    """
     b = 1.0 if beta is None else beta
     name = "fbeta" if beta is None else f"f{beta:g}"
     which = "the sweep's beta" if beta is None else f"beta = {beta:g}"
@@ -164,7 +171,7 @@ _BY_ALIAS = {alias: measure for measure in MEASURES.values() for alias in measur
 def _fbeta_of_key(name: str) -> Measure | None:
     """The F-beta measure of a report key ``f<beta>`` ("f2", "f0.5") or the sweep's "fbeta"; else None."""
     if name == "fbeta":
-        return _fbeta_measure(None)
+        return fbeta_measure(None)
     if not name.startswith("f"):
         return None
     try:
@@ -173,7 +180,7 @@ def _fbeta_of_key(name: str) -> Measure | None:
         return None
     if not beta >= 0 or f"f{beta:g}" != name:  # NaN, negative, or not the report's spelling
         return None
-    return _fbeta_measure(beta)
+    return fbeta_measure(beta)
 
 
 def resolve(name: str) -> Measure | None:

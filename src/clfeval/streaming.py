@@ -3,8 +3,9 @@
 :class:`StreamingEvaluation` keeps what :func:`clfeval.evaluate` would build from all the rows
 at once, without keeping the rows: the confusion counts (a (k, k) table) and, with scores, one
 ranking per class (the distinct scores with the count or weight of each outcome at each). Each
-``update`` evaluates its batch with :func:`clfeval.evaluate` (same checks, same label rules) and
-adds the batch's statistics; ``merge`` adds another stream's; ``result()`` gives the
+``update`` builds its batch's statistics as :func:`clfeval.evaluate` does
+(:func:`clfeval.evaluation_build.evaluation_statistics`: same checks, same label rules, no
+Evaluation per batch) and adds them; ``merge`` adds another stream's; ``result()`` gives the
 :class:`~clfeval.evaluation.Evaluation` of everything seen, equal to ``evaluate`` on the
 concatenated rows (counts exactly; weights up to the order of float sums).
 
@@ -36,7 +37,8 @@ import numpy as np
 
 from .confusion import ConfusionMatrix
 from .exact_sums import add_counts, in_units
-from .evaluation import Evaluation, evaluate, merge_rankings, predict_from_scores
+from .evaluation import Evaluation, merge_rankings, predict_from_scores
+from .evaluation_build import EvaluationStatistics, evaluation_statistics
 from .evaluation_inputs import label_names
 from .exceptions import ScoresBinnedWarning
 from .labels import as_array, union_labels, unique_sorted
@@ -169,7 +171,24 @@ class StreamingEvaluation:
             had = "no scores" if self._n_columns == 0 else "scores"
             raise ValueError(f"every batch must be alike: earlier batches had {had}, this one "
                              f"{'has none' if y_score is None else 'has scores'}.")
-        labels = self._labels_for(yt, y_pred, y_score)
+        st = None
+        if self._fixed_labels is None and self._labels is not None:
+            try:  # the usual batch: only classes seen before (the full path below looks for new ones)
+                st, one_column, zero = self._statistics(yt, y_pred, y_score, sample_weight, self._labels)
+            except (ValueError, TypeError):
+                st = None  # a new class, or a bad batch: the full path adds it, or says what is wrong
+        if st is None:
+            labels = self._labels_for(yt, y_pred, y_score)
+            st, one_column, zero = self._statistics(yt, y_pred, y_score, sample_weight, labels)
+        self._add(st, had_weights=sample_weight is not None, one_column=one_column, zero=zero)
+        if y_score is not None and self.mode == "auto" and not self.binned and self._too_many_distinct():
+            self._switch_to_bins()
+        return self
+
+    def _statistics(self, yt: np.ndarray, y_pred: Any, y_score: Any, sample_weight: Any, labels: Any
+                    ) -> tuple[EvaluationStatistics, bool, bool]:
+        """The batch's statistics over ``labels`` (as evaluate builds them), whether its scores are
+        one column, and whether its weights are all zero."""
         score = None if y_score is None else np.asarray(y_score)
         pred = y_pred
         options = dict(self._options)
@@ -180,14 +199,10 @@ class StreamingEvaluation:
         if zero:  # rows that weigh nothing: checked (and their classes seen), counted, adding nothing
             integer = np.asarray(sample_weight).dtype.kind in "biu"
             sample_weight = np.ones(np.shape(sample_weight), dtype=np.int64 if integer else np.float64)
-        ev = evaluate(yt, pred, score, labels=labels, sample_weight=sample_weight, **options)
-        if ev.task == "multilabel":  # a (n, 1) indicator column
-            raise ValueError("multilabel y_true is not streamed yet; use clfeval.evaluate on all rows.")
+        options.pop("name")
+        st = evaluation_statistics(yt, pred, score, labels=labels, sample_weight=sample_weight, **options)
         one_column = score is not None and (score.ndim == 1 or score.shape[1] == 1)
-        self._add(ev, had_weights=sample_weight is not None, one_column=one_column, zero=zero)
-        if score is not None and self.mode == "auto" and not self.binned and self._too_many_distinct():
-            self._switch_to_bins()
-        return self
+        return st, one_column, zero
 
     def _labels_for(self, yt: np.ndarray, y_pred: Any, y_score: Any) -> np.ndarray | None:
         """The labels to evaluate this batch with: fixed ones, or the classes seen so far joined
@@ -252,7 +267,7 @@ class StreamingEvaluation:
             self._threshold = float(threshold)
         return score, pred, options
 
-    def _check_alike(self, ev: Evaluation, one_column: bool) -> None:
+    def _check_alike(self, st: EvaluationStatistics, one_column: bool) -> None:
         """Refuse a batch that would be read differently from the earlier ones."""
         if self._task is None:
             return
@@ -260,58 +275,63 @@ class StreamingEvaluation:
             raise ValueError("every batch must have the same score columns: earlier batches had "
                              f"{'one' if self._one_column else 'one per class'}, this one "
                              f"{'one' if one_column else 'one per class'}.")
-        if ev.threshold is not None and self._threshold is not None and ev.threshold != self._threshold:
+        if st.threshold is not None and self._threshold is not None and st.threshold != self._threshold:
             raise ValueError(
-                f"this batch's scores would be cut at {ev.threshold:g} but earlier batches' at "
+                f"this batch's scores would be cut at {st.threshold:g} but earlier batches' at "
                 f"{self._threshold:g} (the default threshold follows the score kind: 0.5 for probabilities, "
                 "0 for decision values): pass threshold= to StreamingEvaluation."
             )
-        if ev.pos_label is not None and self._pos is not None and ev.pos_label != self._pos:
-            raise ValueError(f"this batch's positive class {ev.pos_label!r} differs from the earlier "
+        if st.pos_label is not None and self._pos is not None and st.pos_label != self._pos:
+            raise ValueError(f"this batch's positive class {st.pos_label!r} differs from the earlier "
                              f"{self._pos!r}: pass pos_label= to StreamingEvaluation.")
 
-    def _add(self, ev: Evaluation, had_weights: bool, one_column: bool, zero: bool = False) -> None:
-        self._check_alike(ev, one_column)
+    def _add(self, st: EvaluationStatistics, had_weights: bool, one_column: bool, zero: bool = False) -> None:
+        self._check_alike(st, one_column)
+        pairs = st.counts if isinstance(st.counts, PairCounts) else None
         if self._task is None:
-            self._task, self._pos, self._labels = ev.task, ev.pos_label, ev.labels
-            if ev.confusion.pairs is not None:
-                self._matrix = PairCounts(ev.labels, ev.confusion.pairs.codes[:0], ev.confusion.pairs.values[:0])
+            self._task, self._pos, self._labels = st.task, st.pos_label, st.labels
+            if pairs is not None:
+                self._matrix = PairCounts(st.labels, pairs.codes[:0], pairs.values[:0])
             else:
-                self._matrix = np.zeros((ev.labels.size,) * 2, dtype=ev.confusion.counts.dtype)
-            self._n_columns = 0 if ev.rankings is None else (1 if ev.task == "binary" else ev.labels.size)
+                self._matrix = np.zeros((st.labels.size,) * 2, dtype=st.counts.matrix.dtype)
+            self._n_columns = 0 if st.rankings is None else (1 if st.task == "binary" else st.labels.size)
             self._one_column = one_column
-            self._rankings = None if ev.rankings is None else {}
-        if ev.pos_label is not None and self._pos is None:
-            self._pos = ev.pos_label
-        if isinstance(self._matrix, PairCounts) or ev.confusion.pairs is not None:
-            batch = ev.confusion.pairs if ev.confusion.pairs is not None else ev.confusion.counts
-            self._matrix = add_pairs(self._matrix, self._labels, batch, ev.labels, zero=zero)
+            self._rankings = None if st.rankings is None else {}
+        if st.pos_label is not None and self._pos is None:
+            self._pos = st.pos_label
+        if isinstance(self._matrix, PairCounts) or pairs is not None:
+            batch = pairs if pairs is not None else st.counts.matrix
+            self._matrix = add_pairs(self._matrix, self._labels, batch, st.labels, zero=zero)
         else:
-            counts = ev.confusion.counts
-            where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in ev.labels], dtype=np.intp)
-            formula = ev.confusion.formula_counts()  # the exact sums of extreme float weights, if any
-            if not zero and (self._exact is not None or formula is not counts):
+            counts, exact = st.counts.matrix, st.counts.exact  # exact: sums of extreme float weights
+            if st.labels is self._labels or np.array_equal(st.labels, self._labels):
+                where = np.arange(st.labels.size)  # the usual case: the batch's classes are the state's
+                cells: Any = (slice(None), slice(None))
+            else:
+                where = np.array([int(np.flatnonzero(self._labels == v)[0]) for v in st.labels], dtype=np.intp)
+                cells = np.ix_(where, where)
+            if not zero and (self._exact is not None or exact is not None):
                 self._exact = _add_exact(self._exact, self._matrix, where,
-                                         formula if formula is not counts else in_units(counts))
-            self._matrix = _add_at(self._matrix, where, np.zeros_like(counts) if zero else counts)
-        if ev.rankings is not None and not zero:
-            kind = ev.score_kind
-            self._score_kind = combined_kind(self._score_kind, kind)  # clfeval.score_kind's rule, all rows
+                                         exact if exact is not None else in_units(counts))
+            self._matrix = _add_at(self._matrix, cells, np.zeros_like(counts) if zero else counts)
+        if st.rankings is not None and not zero:
+            self._score_kind = combined_kind(self._score_kind, st.score_kind)  # clfeval.score_kind's rule, all rows
             # one binary score column: the other class's ranking is this one reversed
-            wanted = [self._main_label(ev)] if self._one_column else list(ev.labels.tolist())
+            values = st.labels.tolist()
+            wanted = [values[st.positive_index]] if self._one_column else values
             for label in wanted:
-                ranking = ev.rankings[ev.names[ev.labels.tolist().index(label)]]
+                ranking = st.rankings[st.names[values.index(label)]]
                 runs = self._rankings.setdefault(label, [])
                 runs.append(ranking)
                 _collapse(runs)
-        if ev.threshold is not None:
-            self._threshold = ev.threshold
-        if ev.task == "multiclass" and ev.rankings is not None and not zero:
-            self._add_calibration(ev)
-        self._n_samples += ev.n_samples
-        self._total_weight += 0.0 if zero else ev.total_weight
+        if st.threshold is not None:
+            self._threshold = st.threshold
+        if st.task == "multiclass" and st.rankings is not None and not zero:
+            self._add_calibration(st)
+        self._n_samples += st.n_samples
+        self._total_weight += 0.0 if zero else st.total_weight
         self._weighted |= had_weights
-        self._add_notes(ev.notes)
+        self._add_notes(st.notes)
 
     def _add_notes(self, notes: list[str]) -> None:
         for note in notes:
@@ -319,24 +339,21 @@ class StreamingEvaluation:
                                                 any(n.startswith(_PREDICTED) for n in self._notes)):
                 self._notes.append(note)
 
-    def _add_calibration(self, ev: Evaluation) -> None:
+    def _add_calibration(self, st: EvaluationStatistics) -> None:
         """Multi-class probabilities: add the batch to a bounded calibration histogram."""
         if isinstance(self._calibration, str):
             return
-        if ev.score_kind != "probability":
+        if st.score_kind != "probability":
             self._calibration = "some scores are not probabilities (they lie outside [0, 1])"
             return
         from .calibration.of_evaluation import calibration_of_evaluation
 
         try:
-            state = calibration_of_evaluation(ev, n_bins=CALIBRATION_BINS)
+            state = calibration_of_evaluation(st, n_bins=CALIBRATION_BINS)  # reads task, names, cases
         except ValueError as exc:
             self._calibration = str(exc)
             return
         self._calibration = state if self._calibration is None else self._calibration.merge(state)
-
-    def _main_label(self, ev: Evaluation) -> Any:
-        return ev.labels.tolist()[ev.positive_index]
 
     def _too_many_distinct(self) -> bool:
         return any(sum(r.scores.size for r in runs) > self.max_distinct for runs in self._rankings.values())
@@ -393,7 +410,7 @@ class StreamingEvaluation:
             if out._exact is not None or other._exact is not None:
                 theirs = other._exact if other._exact is not None else in_units(other._matrix)
                 out._exact = _add_exact(out._exact, out._matrix, where, theirs)
-            out._matrix = _add_at(out._matrix, where, other._matrix)
+            out._matrix = _add_at(out._matrix, np.ix_(where, where), other._matrix)
         if out._rankings is not None:
             if other.binned and not out.binned:
                 out._binned_at = out._n_samples
@@ -536,6 +553,9 @@ def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
         return a
     if sa.size == 0:
         return b
+    compact = a.neg is None and b.neg is None and a.pos.dtype == np.bool_ and b.pos.dtype == np.bool_
+    if compact:
+        return _merge_compact(a, b)
     # how many of a's scores lie above each of b's (both decreasing)
     above = sa.size - np.searchsorted(sa[::-1], sb, side="right")
     same = np.zeros(sb.size, dtype=bool)
@@ -550,11 +570,6 @@ def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
     pos_b = at_new + np.arange(n_new)
     scores = np.empty(out_size)
     scores[pos_a], scores[pos_b] = sa, sb[new]
-    compact = a.neg is None and b.neg is None and a.pos.dtype == np.bool_ and b.pos.dtype == np.bool_
-    if compact and n_new == sb.size:
-        pos = np.empty(out_size, dtype=bool)
-        pos[pos_a], pos[pos_b] = a.pos, b.pos
-        return BinaryRanking(scores, None, pos)
     weighted = any(np.asarray(x).dtype.kind == "f" for x in (a.pos, b.pos, a.negatives(), b.negatives()))
     dtype = np.float64 if weighted else np.int64
     counts = []
@@ -565,6 +580,30 @@ def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
         np.add.at(out, pos_a[above[same]], np.asarray(xb[same], dtype=dtype))
         counts.append(out)
     return BinaryRanking(scores, counts[0], counts[1])
+
+
+def _merge_compact(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
+    """:func:`_merge_two` of two compact rankings (one unweighted sample per score): one stable
+    sort of the two runs (a run-merging sort: O(n + m) here; each run is strictly decreasing)
+    and, where they share scores, their outcomes added. Equal scores keep ``a``'s value.
+
+    >>> a = BinaryRanking(np.array([0.9, 0.5]), None, np.array([True, False]))
+    >>> m = _merge_compact(a, BinaryRanking(np.array([0.7, 0.2]), None, np.array([False, True])))
+    >>> m.scores.tolist(), m.neg, m.pos.tolist()
+    ([0.9, 0.7, 0.5, 0.2], None, [True, False, False, True])
+    """
+    keys = np.concatenate([b.scores, a.scores])
+    order = np.argsort(keys, kind="stable")[::-1]  # decreasing; among equal scores a's first
+    scores = keys[order]
+    first = np.empty(scores.size, dtype=bool)
+    first[0] = True
+    np.not_equal(scores[1:], scores[:-1], out=first[1:])
+    pos = np.concatenate([b.pos, a.pos])[order]
+    if first.all():
+        return BinaryRanking(scores, None, pos)
+    starts = np.flatnonzero(first)
+    positives = np.add.reduceat(pos.astype(np.int64), starts)
+    return BinaryRanking(scores[starts], np.diff(np.r_[starts, scores.size]) - positives, positives)
 
 
 class _DenseState:
@@ -582,10 +621,10 @@ def _add_exact(exact: np.ndarray | None, matrix: np.ndarray, where: np.ndarray, 
     return out
 
 
-def _add_at(matrix: np.ndarray, where: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """``matrix`` with ``counts`` added at rows and columns ``where``, exactly: integer counts
-    whose sums leave int64 become Python ints (never wrapped); weights make it float64."""
-    cells = np.ix_(where, where)
+def _add_at(matrix: np.ndarray, cells: Any, counts: np.ndarray) -> np.ndarray:
+    """``matrix`` with ``counts`` added at ``cells`` (an index of its rows and columns, e.g.
+    ``np.ix_(where, where)``), exactly: integer counts whose sums leave int64 become Python ints
+    (never wrapped); weights make it float64."""
     added = add_counts(matrix[cells], counts)
     kinds = {added.dtype.kind, matrix.dtype.kind}
     target = np.dtype(np.float64) if "f" in kinds else np.dtype(object) if "O" in kinds else matrix.dtype

@@ -2,8 +2,9 @@
 
 :func:`threshold_sweep_of` reads a :class:`~clfeval.roc_pr.BinaryRanking`'s confusion counts at
 every distinct threshold (+inf, where nothing is predicted positive, then each distinct score,
-decreasing) or at a given grid, and applies the :mod:`clfeval.measures` formulas to the whole
-batch at once. Each row is the rule "positive where score >= threshold".
+decreasing) or at a given grid, and applies each measure's formula from
+:mod:`clfeval.measure_registry` to the whole batch at once. Each row is the rule "positive where
+score >= threshold".
 
 >>> import numpy as np
 >>> from clfeval.roc_pr import BinaryRanking
@@ -25,20 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from .measures import (
-    accuracy,
-    balanced_accuracy,
-    cohen_kappa,
-    error_rate,
-    fallout,
-    fbeta,
-    matthews_corrcoef,
-    npv,
-    precision,
-    ratio,
-    recall,
-    specificity,
-)
+from .measure_registry import Measure, fbeta_measure, resolve
+from .measures import ratio
 from .roc_pr import BinaryRanking, ThresholdCounts
 
 __all__ = ["ThresholdSweep", "threshold_sweep_of", "SWEEP_COLUMNS", "SWEEP_METRICS"]
@@ -49,35 +38,44 @@ SWEEP_COLUMNS = (
     "precision", "recall", "specificity", "fpr", "npv", "f1", "fbeta", "balanced_accuracy",
     "mcc", "kappa", "youden_j",
 )
-#: the columns that are measures (not the threshold or the counts)
+#: the columns that are measures (not the threshold or the counts): each names (by its key or an
+#: alias; "fbeta": the F-beta of the sweep's beta) a registered measure of one-vs-rest counts or
+#: of a whole table, every such measure with a formula once
 SWEEP_METRICS = SWEEP_COLUMNS[5:]
 
 
+def _measure(name: str, beta: float | None) -> Measure:
+    """The registered measure of a sweep column ("fbeta": the F-beta of ``beta``, exactly)."""
+    measure = fbeta_measure(beta) if name == "fbeta" else resolve(name)
+    assert measure is not None and measure.formula is not None, name
+    return measure
+
+
 def _formulas(c: ThresholdCounts, beta: float | None) -> dict[str, Callable[[], np.ndarray]]:
-    """Each column as a deferred computation over the batched counts."""
+    """Each column as a deferred computation over the batched counts: the registry's formula of
+    one-vs-rest counts (tp, fp, fn, tn) or of the (m, 2, 2) tables."""
     tp, fp, fn, tn = c.tp, c.fp, c.fn, c.tn
     m = c.matrices()  # [[tn, fp], [fn, tp]]; the symmetric measures do not mind the order
-    return {
+    out: dict[str, Callable[[], np.ndarray]] = {
         "threshold": lambda: c.thresholds,
         "tp": lambda: tp,
         "fp": lambda: fp,
         "fn": lambda: fn,
         "tn": lambda: tn,
-        "predicted_positive_rate": lambda: ratio(tp + fp, m.sum(axis=(-2, -1))),
-        "accuracy": lambda: accuracy(m),
-        "error_rate": lambda: error_rate(m),
-        "precision": lambda: precision(tp, fp),
-        "recall": lambda: recall(tp, fn),
-        "specificity": lambda: specificity(tn, fp),
-        "fpr": lambda: fallout(fp, tn),
-        "npv": lambda: npv(tn, fn),
-        "f1": lambda: fbeta(tp, fp, fn, 1.0),
-        "fbeta": lambda: fbeta(tp, fp, fn, beta),
-        "balanced_accuracy": lambda: balanced_accuracy(m),
-        "mcc": lambda: matthews_corrcoef(m),
-        "kappa": lambda: cohen_kappa(m),
-        "youden_j": lambda: recall(tp, fn) - fallout(fp, tn),
     }
+    for name in SWEEP_METRICS:
+        if name == "fbeta" and beta is None:
+            continue
+        measure = _measure(name, beta)
+        if measure.kind == "overall":
+            out[name] = lambda f=measure.formula: f(m)
+        else:
+            out[name] = lambda f=measure.formula: f(tp, fp, fn, tn)
+    # the registry's formula divides by tp + fp + fn + tn; the sweep has always divided by the
+    # tables' numpy sums, which add the same four counts in another order: with float weights the
+    # two can differ in the last bit, so the sweep keeps its own sum (its numbers as before)
+    out["predicted_positive_rate"] = lambda: ratio(tp + fp, m.sum(axis=(-2, -1)))
+    return out
 
 
 @dataclass(frozen=True, eq=False)

@@ -148,6 +148,9 @@ def _samples_row(
     tp, fp, fn = (per_sample[:, i].astype(np.float64) for i in range(3))
     tn = n_labels - tp - fp - fn
     rates = _rates(tp, fp, fn, tn, beta)
+    if weight is not None:  # a sample of weight 0 is not in the average, even where it alone is defined
+        held = np.asarray(weight) > 0
+        rates = {k: np.where(held, v, np.nan) for k, v in rates.items()}
     row = {k: m.average(v, weight) for k, v in rates.items()}
     row["support"] = float(per_sample[:, [0, 2]].sum()) if weight is None else None
     return row

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import measures as m
 from ..measure_gradients import f_column
+from ..measure_registry import MEASURES, fbeta_measure, measures_of_kind
 from .checks import first_bad
 
 __all__ = [
@@ -86,10 +87,12 @@ def check_table(counts: Any, *, batch: bool = True) -> tuple[np.ndarray, np.ndar
     return a, labels
 
 
-#: The report's per-class rates (the F column renamed by ``beta``: :func:`clfeval.measure_gradients.f_column`).
-PER_CLASS = ("precision", "recall", "f1", "fallout", "specificity", "npv")
-#: The report's numbers of the whole table.
-OVERALL = ("accuracy", "error_rate", "balanced_accuracy", "mcc", "kappa")
+#: The report's per-class rates: the registry's rates of one-vs-rest counts in the report, in its
+#: order (the F column renamed by ``beta``: :func:`clfeval.measure_gradients.f_column`).
+PER_CLASS = tuple(mm.name for mm in measures_of_kind("per_class") if mm.in_report)
+#: The report's numbers of the whole table: the registry's overall measures with a formula of
+#: the (k, k) table (not the multilabel Hamming loss).
+OVERALL = tuple(mm.name for mm in measures_of_kind("overall") if mm.formula is not None)
 #: The report's averages of the per-class rates.
 AVERAGES = ("micro", "macro", "weighted")
 
@@ -123,14 +126,9 @@ def rates(tp, fp, fn, tn, beta: float | None) -> dict[str, np.ndarray]:
     >>> {k: round(float(v), 4) for k, v in r.items()}
     {'precision': 0.8, 'recall': 0.8889, 'f1': 0.8421, 'fallout': 0.1818, 'specificity': 0.8182, 'npv': 0.9}
     """
-    return {
-        "precision": m.precision(tp, fp),
-        "recall": m.recall(tp, fn),
-        f_column(beta): m.fbeta(tp, fp, fn, 1.0 if beta is None else beta),
-        "fallout": m.fallout(fp, tn),
-        "specificity": m.specificity(tn, fp),
-        "npv": m.npv(tn, fn),
-    }
+    formulas = {name: MEASURES[name].formula for name in PER_CLASS}
+    formulas["f1"] = fbeta_measure(1.0 if beta is None else beta).formula  # of beta exactly, not of its key
+    return {f_column(beta) if name == "f1" else name: f(tp, fp, fn, tn) for name, f in formulas.items()}
 
 
 def confusion_metrics(cm: np.ndarray, beta: float | None) -> dict[tuple[str, str], np.ndarray]:
@@ -158,11 +156,8 @@ def confusion_metrics(cm: np.ndarray, beta: float | None) -> dict[tuple[str, str
         out["macro", name] = nan_average(v)
     for name, v in per_class.items():
         out["weighted", name] = nan_average(v, support)
-    out["overall", "accuracy"] = m.accuracy(cm)
-    out["overall", "error_rate"] = m.error_rate(cm)
-    out["overall", "balanced_accuracy"] = m.balanced_accuracy(cm)
-    out["overall", "mcc"] = m.matthews_corrcoef(cm)
-    out["overall", "kappa"] = m.cohen_kappa(cm)
+    for name in OVERALL:
+        out["overall", name] = MEASURES[name].formula(cm)
     return out
 
 
@@ -176,6 +171,10 @@ def mcc_undefined(cm: np.ndarray) -> np.ndarray:
     return (cm.sum(axis=-1).max(axis=-1) == n) | (cm.sum(axis=-2).max(axis=-1) == n)
 
 
-#: Measures whose range is [-1, 1] (their delta-method intervals use Fisher's z scale); the
-#: others are on [0, 1].
-MEASURE_RANGES = {"mcc": (-1.0, 1.0), "kappa": (-1.0, 1.0)}
+#: The interval measures whose range (the registry's) is not [0, 1]: (lower, upper); MCC and kappa,
+#: on [-1, 1], whose delta-method intervals use Fisher's z scale. The others are on [0, 1].
+MEASURE_RANGES = {
+    name: (MEASURES[name].lower, MEASURES[name].upper)
+    for name in PER_CLASS + OVERALL
+    if (MEASURES[name].lower, MEASURES[name].upper) != (0.0, 1.0)
+}
