@@ -4,12 +4,13 @@ plotted data, attributes, legend and axis labels, warnings and errors, drawn on 
 from __future__ import annotations
 
 import inspect
+import re
 import warnings
 
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from sklearn.datasets import make_classification
@@ -62,6 +63,21 @@ def same(a, b) -> None:
         assert a == b, (a, b)
 
 
+def assert_label_differs_only_at_a_rounding_tie(sk, cf) -> None:
+    """The legends' "(AP = 0.38)" / "(AP = 0.37)" may differ only where the area sits on a
+    two-decimal rounding tie and the two libraries' sums differ in the last bit: clfeval's area is
+    exact there (e.g. 3/8 = 0.375 for tied, weighted scores, where scikit-learn sums to
+    0.37499999999999994), so the two round to different sides."""
+    for attr in ("average_precision", "roc_auc"):
+        a, b = getattr(sk, attr, None), getattr(cf, attr, None)
+        if a is not None and b is not None:
+            assert abs(a - b) <= 1e-12, (attr, a, b)
+            tie = round(b * 100 - 0.5)
+            assert abs(b * 100 - 0.5 - tie) <= 1e-9, f"labels differ away from a rounding tie: {a!r} vs {b!r}"
+            return
+    raise AssertionError("the legends differ and the displays hold no area to explain it")
+
+
 def assert_same_drawing(sk, cf) -> None:
     lines_sk = sk.line_ if isinstance(sk.line_, list) else [sk.line_]
     lines_cf = cf.line_ if isinstance(cf.line_, list) else [cf.line_]
@@ -69,9 +85,15 @@ def assert_same_drawing(sk, cf) -> None:
     for a, b in zip(lines_sk, lines_cf):
         np.testing.assert_allclose(b.get_xydata(), a.get_xydata(), rtol=1e-12, atol=1e-12)
         for prop in ("label", "drawstyle", "linestyle", "color", "alpha"):
+            if prop == "label" and b.get_label() != a.get_label():
+                assert_label_differs_only_at_a_rounding_tie(sk, cf)
+                continue
             assert getattr(b, f"get_{prop}")() == getattr(a, f"get_{prop}")(), prop
         assert b in cf.ax_.lines
-    assert texts(cf.ax_) == texts(sk.ax_)
+    if texts(cf.ax_) != texts(sk.ax_):  # the legend repeats the line's label
+        assert_label_differs_only_at_a_rounding_tie(sk, cf)
+        masked = [re.sub(r"= \d\.\d\d\)", "= x)", t) for t in texts(cf.ax_)]
+        assert masked == [re.sub(r"= \d\.\d\d\)", "= x)", t) for t in texts(sk.ax_)]
     for getter in ("get_xlabel", "get_ylabel", "get_xlim", "get_ylim", "get_aspect", "get_xticks"):
         same(getattr(sk.ax_, getter)(), getattr(cf.ax_, getter)())
     assert [t.get_text() for t in cf.ax_.get_xticklabels()] == [t.get_text() for t in sk.ax_.get_xticklabels()]
@@ -150,6 +172,8 @@ def test_from_predictions_negative_labels_default_pos_label():
                                                      and sum(w for a, _, w in r if a) > 0
                                                      and sum(w for a, _, w in r if not a) > 0),
        drop=st.booleans())
+@example(rows=[(False, 0, 1.0), (False, 0, 3.0), (False, 2, 0.5), (False, 2, 0.5), (False, 2, 0.5), (True, 0, 1.0),
+               (True, 1, 1.0), (True, 2, 0.5)], drop=False)  # AP exactly 3/8: "0.38" here, sklearn's 0.37499... "0.37"
 def test_curves_match_sklearn_on_ties_and_zero_weights(rows, drop):
     y = np.array([int(a) for a, _, _ in rows])
     s = np.array([b / 5 for _, b, _ in rows])
