@@ -64,7 +64,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from clfeval.examples import _DEMOS
+from clfeval.inputs.examples import _DEMOS
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "src" / "clfeval" / "data"

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import clfeval
-from clfeval.area_intervals import delong_interval, delong_variance
+from clfeval.uncertainty.area_intervals import delong_interval, delong_variance
 from clfeval.uncertainty import proportion_ci
 
 
@@ -100,7 +100,7 @@ def test_logit_ap_interval_is_boyds_formula():
     # Boyd, Eng & Page (2013): expit(logit(AP) +/- z / sqrt(P AP (1 - AP))), hand-computed here
     from scipy.special import expit, logit
 
-    from clfeval.area_intervals import logit_ap_interval
+    from clfeval.uncertainty.area_intervals import logit_ap_interval
 
     y = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 0])
     s = np.linspace(1, 0, 10)

@@ -1,4 +1,4 @@
-"""Binned scores (clfeval.binning): the quantize grid, and the bounds on ROC AUC and average
+"""Binned scores (clfeval.statistics.binning): the quantize grid, and the bounds on ROC AUC and average
 precision that must hold the unbinned data's values (scikit-learn as the oracle, plus exact
 rational references for the arrangements that reach the bounds)."""
 
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 import clfeval
-from clfeval.binning import (
+from clfeval.statistics.binning import (
     BinnedBounds,
     _u_minus_log1p,
     auc_bounds,
@@ -26,8 +26,8 @@ from clfeval.binning import (
     is_grid_value,
     quantize,
 )
-from clfeval.roc_pr import BinaryRanking
-from clfeval.scores import ScoreTable
+from clfeval.statistics.rankings import BinaryRanking
+from clfeval.statistics.scores import ScoreTable
 
 LOWEST = float(np.finfo(np.float64).min)
 TINY = 5e-324

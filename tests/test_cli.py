@@ -24,7 +24,7 @@ pa = pytest.importorskip("pyarrow")
 pd = pytest.importorskip("pandas")
 skm = pytest.importorskip("sklearn.metrics")
 
-from clfeval.tabular import InputFileError, read_predictions  # noqa: E402
+from clfeval.inputs.tabular import InputFileError, read_predictions  # noqa: E402
 
 ENTRY = shutil.which("clfeval")
 COMMAND = [ENTRY] if ENTRY else [sys.executable, "-m", "clfeval"]
@@ -221,7 +221,7 @@ def test_score_count_that_does_not_match_the_classes(tmp_path: Path) -> None:
 
 def test_demo_prints_both_examples_and_writes_the_html(tmp_path: Path) -> None:
     pytest.importorskip("plotly")
-    from clfeval.examples import load_demo
+    from clfeval.inputs.examples import load_demo
 
     r = run("demo", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
@@ -244,7 +244,7 @@ def test_demo_prints_both_examples_and_writes_the_html(tmp_path: Path) -> None:
 def test_the_demo_files_work_with_report_as_the_demo_says(tmp_path: Path) -> None:
     import shlex
 
-    from clfeval.examples import load_demo
+    from clfeval.inputs.examples import load_demo
 
     r = run("demo", "--kind", "binary", "--no-html")
     hint = next(x for x in r.stdout.splitlines() if "the same from the command line: " in x)

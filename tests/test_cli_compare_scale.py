@@ -36,7 +36,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from clfeval.metrics import f1_score
-from clfeval.progress import Progress
+from clfeval.support.progress import Progress
 from clfeval.stats import paired_bootstrap_test
 from clfeval.stats.paired import macro_fbeta_formula
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from clfeval import staged_outputs
-from clfeval.staged_outputs import OutputConflict, OutputPlan, StagedOutputs, resolve_output
+from clfeval.support import staged_outputs
+from clfeval.support.staged_outputs import OutputConflict, OutputPlan, StagedOutputs, resolve_output
 
 COMMAND = [sys.executable, "-m", "clfeval"]
 CSV = b"label,score\n1,0.9\n0,0.2\n1,0.4\n0,0.6\n1,0.7\n"
@@ -334,7 +334,7 @@ def test_a_signal_during_the_commit_completes_the_set(work: Path) -> None:
     assert sorted(listing(work)) == ["i.csv", "o.html", "o.json"]
 
 
-FORCED_FALLBACK = ("import sys, clfeval.staged_outputs as s; s.USE_TMPFILE = False; "
+FORCED_FALLBACK = ("import sys, clfeval.support.staged_outputs as s; s.USE_TMPFILE = False; "
                    "from clfeval.command import main; sys.argv[0] = 'clfeval'; sys.exit(main())")
 
 

@@ -27,7 +27,7 @@ pcsv = pytest.importorskip("pyarrow.csv")
 feather = pytest.importorskip("pyarrow.feather")
 
 from clfeval.cli import main  # noqa: E402
-from clfeval.tabular import InputFileError, iter_prediction_batches, read_predictions  # noqa: E402
+from clfeval.inputs.tabular import InputFileError, iter_prediction_batches, read_predictions  # noqa: E402
 
 ENTRY = shutil.which("clfeval")
 COMMAND = [ENTRY] if ENTRY else [sys.executable, "-m", "clfeval"]

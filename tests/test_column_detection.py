@@ -1,4 +1,4 @@
-"""Column detection never mixes two models (issue 17, section 2): the rule of clfeval.column_roles,
+"""Column detection never mixes two models (issue 17, section 2): the rule of clfeval.inputs.column_roles,
 through the real command (in memory, streamed, a directory, Dask) and as a unit.
 
 Numbers are checked against scikit-learn on the column the report says it read.
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from clfeval.column_roles import ColumnChoice, ColumnChoiceError, columns_html, labels_from_columns, parse_label
+from clfeval.inputs.column_roles import ColumnChoice, ColumnChoiceError, columns_html, labels_from_columns, parse_label
 
 pd = pytest.importorskip("pandas")
 pytest.importorskip("pyarrow")

@@ -31,7 +31,7 @@ from clfeval.costs import (
     probability_cost,
 )
 from clfeval.evaluation import json_safe
-from clfeval.roc_pr import BinaryRanking
+from clfeval.statistics.rankings import BinaryRanking
 
 # -- helpers: the definitions, on raw arrays --------------------------------------------------
 

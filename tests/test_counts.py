@@ -1,4 +1,4 @@
-"""ConfusionCounts and MultilabelCounts: construction, the merge monoid, views (clfeval.counts)."""
+"""ConfusionCounts and MultilabelCounts: construction, the merge monoid, views (clfeval.statistics.counts)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sklearn.metrics as skm
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from clfeval import counts as counts_module
-from clfeval.counts import ConfusionCounts, MultilabelCounts, build_counts
+from clfeval.statistics import counts as counts_module
+from clfeval.statistics.counts import ConfusionCounts, MultilabelCounts, build_counts
 from conftest import for_oracle, label_pairs, label_pool, multilabel_pairs, sample_weights
 
 pytestmark = pytest.mark.filterwarnings("ignore:A single label was found:UserWarning")

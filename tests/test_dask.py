@@ -30,7 +30,7 @@ from clfeval.dask import evaluate, evaluate_file, statistics  # noqa: E402
 from evaluation_equality import assert_same, plain  # noqa: E402
 from clfeval.exceptions import ScoresBinnedWarning  # noqa: E402
 from clfeval.streaming import StreamingEvaluation  # noqa: E402
-from clfeval.tabular import read_predictions  # noqa: E402
+from clfeval.inputs.tabular import read_predictions  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::clfeval.UndefinedMetricWarning")
 
@@ -180,10 +180,10 @@ def test_binning_options_go_through(sync):
 
 
 def test_auto_binning_switch(sync):
-    import clfeval.binning
+    import clfeval.statistics.binning
 
-    if not hasattr(clfeval.binning, "quantize_ranking"):
-        pytest.skip("clfeval.binning.quantize_ranking (used by the stream's switch to bins) is not there yet")
+    if not hasattr(clfeval.statistics.binning, "quantize_ranking"):
+        pytest.skip("clfeval.statistics.binning.quantize_ranking (used by the stream's switch to bins) is not there yet")
     y = RNG.integers(0, 2, 300)
     p = RNG.random(300)
     dy, dp = da.from_array(y, chunks=100), da.from_array(p, chunks=100)

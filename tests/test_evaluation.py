@@ -15,7 +15,7 @@ from sklearn.preprocessing import label_binarize
 
 import clfeval
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.roc_pr import BinaryRanking, Curve, macro_curve
+from clfeval.statistics.rankings import BinaryRanking, Curve, macro_curve
 
 TOL = dict(rtol=1e-12, atol=1e-12)
 METRICS = ("precision", "recall", "f1")
@@ -67,7 +67,7 @@ def undefined_as_nan(ref, y_is_class, w):
     """scikit-learn's per-class value, NaN where the class has no (weighted) true sample: there
     average_precision_score returns 0.0 with a warning, but evaluate()'s report shows an undefined
     value (0/0) as NaN and leaves it out of the averages (documented in the module docstring of
-    clfeval.report.table and in the report's notes)."""
+    clfeval.results.report and in the report's notes)."""
     ww = np.ones(y_is_class.shape[0]) if w is None else np.asarray(w, dtype=float)
     positives = ww @ np.asarray(y_is_class, dtype=float)
     return np.where(positives > 0, ref, np.nan)
@@ -189,7 +189,7 @@ def test_hard_predictions_and_scores_together():
     ev = quiet_eval(y, y_pred, s)
     assert ev.threshold is None
     assert ev.confusion.counts.tolist() == [[2, 1], [1, 2]]
-    assert ev.roc.main.operating_point == clfeval.roc_pr.OperatingPoint(1 / 3, 2 / 3, None)
+    assert ev.roc.main.operating_point == clfeval.statistics.rankings.OperatingPoint(1 / 3, 2 / 3, None)
 
 
 # -- multi-class ------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Evaluation's cost and calibration methods and the threshold entries of its JSON.
 
-The module functions (clfeval.costs, clfeval.calibration, clfeval.operating_points) are the
+The module functions (clfeval.costs, clfeval.calibration, clfeval.results.operating_points) are the
 oracles here, themselves checked against scikit-learn and brute force in their own tests.
 """
 

@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 import clfeval
 import clfeval.metrics as cm
-from clfeval.counts import ConfusionCounts
-from clfeval.exact_sums import exact_mcc, float_bincount_exact, integer_bincount, to_float, UNIT_EXPONENT
+from clfeval.statistics.counts import ConfusionCounts
+from clfeval.formulas.exact_sums import exact_mcc, float_bincount_exact, integer_bincount, to_float, UNIT_EXPONENT
 from clfeval.streaming import StreamingEvaluation
 
 Y_TRUE = [0, 1, 1, 0, 1]

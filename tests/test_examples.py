@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import confusion_matrix, roc_auc_score
 
-from clfeval.examples import Demo, ModelPredictions, demo_kinds, load_demo, load_iris_example
+from clfeval.inputs.examples import Demo, ModelPredictions, demo_kinds, load_demo, load_iris_example
 
 ROOT = Path(__file__).resolve().parents[1]
 

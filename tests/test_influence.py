@@ -16,16 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clfeval
-from clfeval.area_intervals import delong_variance
-from clfeval.curves import average_precision, roc_auc
-from clfeval.influence import (
+from clfeval.uncertainty.area_intervals import delong_variance
+from clfeval.formulas.curves import average_precision, roc_auc
+from clfeval.uncertainty.influence import (
     Cases,
     area_gradients,
     area_influences,
     influence_variance,
     linearized_variance,
 )
-from clfeval.roc_pr import BinaryRanking
+from clfeval.statistics.rankings import BinaryRanking
 from clfeval.uncertainty import confusion_intervals, delta_method_se
 
 
@@ -94,7 +94,7 @@ def test_unit_weights_reproduce_the_unweighted_confusion_intervals():
 
 def test_linearized_variance_with_counts_is_the_multinomial_delta_method():
     t = np.array([[30.0, 10.0, 2.0], [10.0, 50.0, 4.0], [1.0, 3.0, 20.0]])
-    from clfeval import measures as m
+    from clfeval.formulas import measures as m
 
     v = linearized_variance(m.matthews_corrcoef, t, t, t.sum())[None]
     # linearized_variance differentiates numerically; delta_method_se takes MCC's exact gradient

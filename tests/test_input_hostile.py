@@ -2,7 +2,7 @@
 says what and where (data row, 1-based; column), exit 1, no traceback - in memory, streamed
 (``--stream``, small ``--batch-rows``, directories) and in ``clfeval compare``.
 
-Also the one rule of probabilities against decision values (:mod:`clfeval.score_kind`): scores
+Also the one rule of probabilities against decision values (:mod:`clfeval.inputs.score_kind`): scores
 within 1e-6 of [0, 1] are probabilities (threshold 0.5), scores clearly outside are decision
 values (threshold 0), the same in ``evaluate``, streams and Dask, with a note on stderr.
 """
@@ -22,9 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clfeval
-from clfeval.score_kind import PROBABILITY_TOLERANCE, kind_of_range, score_kind
+from clfeval.inputs.score_kind import PROBABILITY_TOLERANCE, kind_of_range, score_kind
 from clfeval.streaming import StreamingEvaluation
-from clfeval.tabular import InputFileError, iter_prediction_batches, read_predictions
+from clfeval.inputs.tabular import InputFileError, iter_prediction_batches, read_predictions
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -20,17 +20,17 @@ from scipy.stats import bootstrap
 from scipy.stats import t as student_t
 
 from clfeval import evaluate
-from clfeval import measures as m
-from clfeval.area_intervals import (
+from clfeval.formulas import measures as m
+from clfeval.uncertainty.area_intervals import (
     average_precision_interval,
     delong_interval,
     delong_variance,
     logit_delong_interval,
 )
-from clfeval.curves import average_precision
-from clfeval.influence import area_gradients, average_precision_gradients, cell_variance
-from clfeval.interval_scales import transformed_interval
-from clfeval.roc_pr import BinaryRanking
+from clfeval.formulas.curves import average_precision
+from clfeval.uncertainty.influence import area_gradients, average_precision_gradients, cell_variance
+from clfeval.uncertainty.scales import transformed_interval
+from clfeval.statistics.rankings import BinaryRanking
 from clfeval.uncertainty import (
     confusion_intervals,
     interval_from_replicates,

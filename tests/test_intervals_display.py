@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.interval_results import INTERVAL_COLUMNS, MAX_REPR_CLASSES, Intervals
+from clfeval.results.intervals import INTERVAL_COLUMNS, MAX_REPR_CLASSES, Intervals
 from clfeval.stats import ConfidenceInterval
 from clfeval.uncertainty import confusion_intervals
 

@@ -1,4 +1,4 @@
-"""Input coercion, target kinds, label sets and encoding (clfeval.labels)."""
+"""Input coercion, target kinds, label sets and encoding (clfeval.inputs.labels)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from sklearn.utils.multiclass import type_of_target
 
-from clfeval.labels import (
+from clfeval.inputs.labels import (
     as_array,
     as_score_array,
     check_classification_targets,

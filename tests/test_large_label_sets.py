@@ -27,10 +27,10 @@ from hypothesis import strategies as st
 
 import clfeval
 import clfeval.metrics as cm
-from clfeval import sparse_counts
-from clfeval.counts import ConfusionCounts
-from clfeval.exact_sums import float_table_needs_exact
-from clfeval.sparse_counts import PairCounts
+from clfeval.statistics import sparse_counts
+from clfeval.statistics.counts import ConfusionCounts
+from clfeval.formulas.exact_sums import float_table_needs_exact
+from clfeval.statistics.sparse_counts import PairCounts
 
 SRC = str(Path(clfeval.__file__).resolve().parents[1])
 
@@ -516,7 +516,7 @@ def test_pair_coded_extreme_float_weights_merge_like_concatenation() -> None:
     whole = PairCounts.from_codes(yt, yp, labels, np.full(5, 1e308))
     assert merged.codes.tolist() == whole.codes.tolist()
     assert merged.for_formulas()[0].values.tolist() == whole.for_formulas()[0].values.tolist()
-    from clfeval import margins
+    from clfeval.statistics import margins
 
     assert margins.matthews_corrcoef(merged) == pytest.approx(2 / 3, rel=1e-15)
 

@@ -1,5 +1,5 @@
 """The registry-driven common test (in the manner of scikit-learn's ``tests/test_common.py``): every
-measure of :data:`clfeval.measure_registry.MEASURES` with a formula of counts is checked for
+measure of :data:`clfeval.formulas.measure_registry.MEASURES` with a formula of counts is checked for
 
 * range: its finite values lie within [lower, upper];
 * batch = one-by-one: the formula over a stack of count arrays equals it applied to each one;
@@ -27,8 +27,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clfeval import measures as m
-from clfeval.measure_registry import MEASURES, Measure, label, measures_of_kind, resolve, title, undefined_because
+from clfeval.formulas import measures as m
+from clfeval.formulas.measure_registry import MEASURES, Measure, label, measures_of_kind, resolve, title, undefined_because
 
 # 25 examples per measure and property under the default profile (its 40 over ~20 measures is
 # slow), the profile's own number under "thorough"
@@ -220,7 +220,7 @@ def test_merge_equals_concatenation(measure: Measure, data) -> None:
 
 def test_merge_of_clfeval_counts_equals_concatenation() -> None:
     """The same through clfeval's own statistic, ConfusionCounts.merge, for every measure."""
-    from clfeval.counts import ConfusionCounts
+    from clfeval.statistics.counts import ConfusionCounts
 
     rng = np.random.default_rng(7)
     for weighted in (False, True):
@@ -385,9 +385,9 @@ def test_interval_numbers_are_registered(evaluations) -> None:
 
 def test_sweep_operating_point_and_view_names_are_registered() -> None:
     from clfeval.cross_evaluation.metric_names import METRICS, SCORE_METRICS
-    from clfeval.operating_points import ThresholdPoint
+    from clfeval.results.operating_points import ThresholdPoint
     from clfeval.report.html_tables import HEADLINE
-    from clfeval.threshold_sweep import SWEEP_METRICS
+    from clfeval.results.threshold_sweep import SWEEP_METRICS
 
     _assert_registered(SWEEP_METRICS, "the threshold sweep")
     _assert_registered(ThresholdPoint._RATES, "operating points")
@@ -408,9 +408,9 @@ def test_sweep_columns_are_the_registrys_measures() -> None:
     """The sweep's measure columns are exactly the registry's measures with a formula of one-vs-rest
     counts or of a whole table, each once ("fpr": fall-out's alias; "fbeta": the F-beta of the
     sweep's beta, a second F column beside "f1"), and every column is the registry's formula."""
-    from clfeval.measure_registry import fbeta_measure
-    from clfeval.roc_pr import BinaryRanking
-    from clfeval.threshold_sweep import SWEEP_COLUMNS, SWEEP_METRICS, threshold_sweep_of
+    from clfeval.formulas.measure_registry import fbeta_measure
+    from clfeval.statistics.rankings import BinaryRanking
+    from clfeval.results.threshold_sweep import SWEEP_COLUMNS, SWEEP_METRICS, threshold_sweep_of
 
     assert SWEEP_COLUMNS == ("threshold", "tp", "fp", "fn", "tn", *SWEEP_METRICS)
     names = [resolve(n).name for n in SWEEP_METRICS if n != "fbeta"]
@@ -437,7 +437,7 @@ def test_interval_measures_are_the_registrys(evaluations) -> None:
     """The intervals give exactly the registry's report rates of one-vs-rest counts per class and
     averaged (the F column named by beta), its measures of a whole table overall, and with scores
     its areas; the delta method's ranges are the registry's."""
-    from clfeval.measure_gradients import f_column
+    from clfeval.formulas.measure_gradients import f_column
     from clfeval.uncertainty.confusion_measures import MEASURE_RANGES, confusion_metrics
 
     areas = [mm.name for mm in measures_of_kind("area")]

@@ -1,4 +1,4 @@
-"""The formulas (clfeval.measures): hand-computed values, ranges, and batching over leading axes."""
+"""The formulas (clfeval.formulas.measures): hand-computed values, ranges, and batching over leading axes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from clfeval import measures as m
+from clfeval.formulas import measures as m
 
 
 @pytest.fixture(autouse=True)

@@ -220,22 +220,22 @@ class Home:
 
 
 HOMES = [
-    Home("ROC AUC (counts, Mann-Whitney, trapezoid)", "clfeval.curves", "roc_auc", _auc),
-    Home("trapezoid / step sums over np.diff", "clfeval.curves", "trapezoid", _trapezoid_or_step),
-    Home("average precision", "clfeval.curves", "average_precision", _ap),
-    Home("ROC / PR / DET curve points (cumulative counts, rates)", "clfeval.curves", "roc_points", _curve_points,
+    Home("ROC AUC (counts, Mann-Whitney, trapezoid)", "clfeval.formulas.curves", "roc_auc", _auc),
+    Home("trapezoid / step sums over np.diff", "clfeval.formulas.curves", "trapezoid", _trapezoid_or_step),
+    Home("average precision", "clfeval.formulas.curves", "average_precision", _ap),
+    Home("ROC / PR / DET curve points (cumulative counts, rates)", "clfeval.formulas.curves", "roc_points", _curve_points,
          known=(("clfeval.plot.threshold3d", "roc_points(ev, curve): every-score rates for the 3-D plot; should "
-                 "read clfeval.curves.roc_rates (outside this change's files)"),)),
-    Home("DeLong placements", "clfeval.curves", "placement_values", _placements),
-    Home("curve interpolation", "clfeval.curves", "interpolate_roc", _interpolation,
-         also=(("clfeval.cost_formulas", "the cost curve's lower envelope, read at a probability cost: "
+                 "read clfeval.formulas.curves.roc_rates (outside this change's files)"),)),
+    Home("DeLong placements", "clfeval.formulas.curves", "placement_values", _placements),
+    Home("curve interpolation", "clfeval.formulas.curves", "interpolate_roc", _interpolation,
+         also=(("clfeval.results.cost_curves", "the cost curve's lower envelope, read at a probability cost: "
                 "not a ROC or PR curve"),)),
     Home("normal quantile", "clfeval.uncertainty.checks", "normal_quantile", _normal_quantile),
-    Home("positive-class rule", "clfeval.evaluation_inputs", "resolve_pos_label", _pos_label_rule,
-         also=(("clfeval.sklearn_pos_label", "scikit-learn's rule, for the drop-in metrics and DeLong's test"),)),
-    Home("default threshold (0.5 for probabilities, else 0)", "clfeval.score_kind", "default_threshold",
+    Home("positive-class rule", "clfeval.inputs.evaluate_arguments", "resolve_pos_label", _pos_label_rule,
+         also=(("clfeval.inputs.sklearn_pos_label", "scikit-learn's rule, for the drop-in metrics and DeLong's test"),)),
+    Home("default threshold (0.5 for probabilities, else 0)", "clfeval.inputs.score_kind", "default_threshold",
          _default_threshold),
-    Home("JSON cleaning (NaN -> None, inf -> text)", "clfeval.json_plain", "json_safe", _json_cleaning),
+    Home("JSON cleaning (NaN -> None, inf -> text)", "clfeval.support.json_plain", "json_safe", _json_cleaning),
 ]
 
 
@@ -309,14 +309,14 @@ def test_a_new_copy_is_caught(snippet: str, rule: str) -> None:
 # each home on a value computed by hand
 # ------------------------------------------------------------------------------------------------
 def _binary_counts():
-    from clfeval.scores import ScoreTable
+    from clfeval.statistics.scores import ScoreTable
 
     # [0, 0, 1, 1] scored [0.1, 0.4, 0.35, 0.8]: of the 4 (positive, negative) pairs, 3 are ordered
     return ScoreTable.from_labels([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]).binary_counts()
 
 
 def test_auc_home() -> None:
-    from clfeval.curves import roc_auc, trapezoid
+    from clfeval.formulas.curves import roc_auc, trapezoid
 
     neg, pos = _binary_counts()
     assert roc_auc(neg, pos) == 0.75
@@ -324,7 +324,7 @@ def test_auc_home() -> None:
 
 
 def test_average_precision_home() -> None:
-    from clfeval.curves import average_precision
+    from clfeval.formulas.curves import average_precision
 
     neg, pos = _binary_counts()
     # positives at ranks 1 and 3: (1/1 + 2/3) / 2
@@ -332,7 +332,7 @@ def test_average_precision_home() -> None:
 
 
 def test_curve_points_home() -> None:
-    from clfeval.curves import cumulative_counts, roc_points
+    from clfeval.formulas.curves import cumulative_counts, roc_points
 
     neg, pos = _binary_counts()
     assert cumulative_counts(pos).tolist() == [1, 1, 2, 2]
@@ -343,8 +343,8 @@ def test_curve_points_home() -> None:
 
 
 def test_delong_home() -> None:
-    from clfeval.area_intervals import delong_variances
-    from clfeval.curves import placement_values
+    from clfeval.uncertainty.area_intervals import delong_variances
+    from clfeval.formulas.curves import placement_values
 
     neg, pos = _binary_counts()  # scores 0.8 (+), 0.4 (-), 0.35 (+), 0.1 (-)
     v10, v01 = placement_values(neg, pos)
@@ -357,7 +357,7 @@ def test_delong_home() -> None:
 
 
 def test_interpolation_home() -> None:
-    from clfeval.curves import interpolate_roc
+    from clfeval.formulas.curves import interpolate_roc
 
     fpr, tpr = np.array([0.0, 0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 0.5, 1.0, 1.0])
     # at a vertical step the upper point is read; between points, linearly
@@ -375,7 +375,7 @@ def test_normal_quantile_home() -> None:
 
 
 def test_positive_class_homes() -> None:
-    from clfeval.sklearn_pos_label import label_mask, sklearn_pos_label
+    from clfeval.inputs.sklearn_pos_label import label_mask, sklearn_pos_label
 
     assert sklearn_pos_label(None, np.array([-1, 1]), "f") == 1
     assert sklearn_pos_label("b", np.array(["a", "b"]), "f") == "b"
@@ -383,7 +383,7 @@ def test_positive_class_homes() -> None:
         sklearn_pos_label(None, np.array([1, 2]), "f")
     assert label_mask(np.array([1, 0, 1]), 1).tolist() == [True, False, True]
     try:
-        from clfeval.evaluation_inputs import resolve_pos_label
+        from clfeval.inputs.evaluate_arguments import resolve_pos_label
     except ImportError:
         pytest.xfail("home being created")
     notes: list[str] = []
@@ -391,7 +391,7 @@ def test_positive_class_homes() -> None:
 
 
 def test_default_threshold_home() -> None:
-    from clfeval.score_kind import default_threshold
+    from clfeval.inputs.score_kind import default_threshold
 
     assert default_threshold("probability") == 0.5
     assert default_threshold("decision") == 0.0
@@ -399,7 +399,7 @@ def test_default_threshold_home() -> None:
 
 def test_json_cleaning_home() -> None:
     try:
-        from clfeval.json_plain import json_safe
+        from clfeval.support.json_plain import json_safe
     except ImportError:
         pytest.xfail("home being created")
     assert json_safe({"a": [1.0, float("nan"), float("-inf")], "b": np.int64(3)}) == {"a": [1.0, None, "-inf"],

@@ -20,8 +20,8 @@ from sklearn.metrics import confusion_matrix
 
 import clfeval
 from clfeval.evaluation import json_safe
-from clfeval.operating_points import CRITERIA, TIE_TOLERANCE, ThresholdPoint, find_operating_point
-from clfeval.roc_pr import BinaryRanking
+from clfeval.results.operating_points import CRITERIA, TIE_TOLERANCE, ThresholdPoint, find_operating_point
+from clfeval.statistics.rankings import BinaryRanking
 
 pytestmark = pytest.mark.filterwarnings("ignore::clfeval.UndefinedMetricWarning")
 
@@ -615,7 +615,7 @@ ALL_RULES = [("youden", {}), ("closest-topleft", {}), ("max-f1", {}), ("max-fbet
 def test_block_search_equals_the_search_over_every_threshold(data, rule):
     from unittest import mock
 
-    from clfeval import operating_points as op
+    from clfeval.results import operating_points as op
 
     y, s, w = data
     ranking = clfeval.evaluate(y, y_score=s, sample_weight=w, labels=[0, 1]).ranking("1")
@@ -642,7 +642,7 @@ def test_block_search_equals_the_search_over_every_threshold(data, rule):
 def test_block_search_skips_blocks_and_agrees(rule, weights):
     from unittest import mock
 
-    from clfeval import operating_points as op
+    from clfeval.results import operating_points as op
 
     rng = np.random.default_rng(7)
     n = 5000

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import clfeval
-from clfeval.examples import load_iris_example
+from clfeval.inputs.examples import load_iris_example
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("matplotlib", "plotly", "pyarrow", "dask", "sklearn", "pandas", "polars")
@@ -65,7 +65,7 @@ def test_version():
     assert clfeval.__version__.count(".") == 2
 
 
-@pytest.mark.parametrize("module", ["clfeval.uncertainty", "clfeval.stats", "clfeval.area_intervals",
+@pytest.mark.parametrize("module", ["clfeval.uncertainty", "clfeval.stats", "clfeval.uncertainty.area_intervals",
                                     "clfeval.cli", "clfeval.plot", "clfeval.report.html"])
 def test_every_module_imports_first_in_a_fresh_process(module):
     code = f"import {module}; from clfeval.stats import bootstrap_ci, delong; import clfeval.uncertainty"

@@ -45,7 +45,7 @@ def make_files(folder: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from clfeval.examples import load_demo
+    from clfeval.inputs.examples import load_demo
 
     rng = np.random.default_rng(17)
     demo = load_demo("binary")
@@ -99,7 +99,7 @@ def reader_names() -> dict[str, Any]:
     from sklearn.preprocessing import StandardScaler
 
     import clfeval
-    from clfeval.examples import load_demo
+    from clfeval.inputs.examples import load_demo
 
     X, y_true = load_breast_cancer(return_X_y=True)
     model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y_true)

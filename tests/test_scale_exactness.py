@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clfeval
-from clfeval.curves import _exact_dot, roc_auc
+from clfeval.formulas.curves import _exact_dot, roc_auc
 from clfeval.streaming import StreamingEvaluation
 
 

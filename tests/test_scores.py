@@ -1,5 +1,5 @@
-"""ScoreTable and the score statistics built straight from data (clfeval.scores), and the curve
-formulas that read them (clfeval.curves): exact against brute-force references."""
+"""ScoreTable and the score statistics built straight from data (clfeval.statistics.scores), and the curve
+formulas that read them (clfeval.formulas.curves): exact against brute-force references."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clfeval import curves, scores
-from clfeval.scores import ScoreTable, pairwise_u, rowwise_counts
+from clfeval.formulas import curves
+from clfeval.statistics import scores
+from clfeval.statistics.scores import ScoreTable, pairwise_u, rowwise_counts
 
 # Scores chosen to stress the packed-key sort: ties, +-0.0, both signs, subnormals, extremes
 # (which force the split into parts), and integer values.
@@ -364,7 +365,7 @@ def test_compact_negatives_read_the_same(data):
 
 @given(st.lists(st.floats(-1e300, 1e300, allow_nan=False), max_size=300))
 def test_parallel_sort_equals_numpy_sort(values):
-    import clfeval.packed_sort as scores_module  # the sort moved there from clfeval.scores
+    import clfeval.statistics.packed_sort as scores_module  # the sort moved there from clfeval.statistics.scores
 
     a = np.array(values, dtype=np.float64)
     expected = np.sort(a)
@@ -379,7 +380,7 @@ def test_parallel_sort_equals_numpy_sort(values):
 
 @given(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 7.0]), min_size=2, max_size=200), st.integers(2, 9))
 def test_parallel_sort_with_heavy_ties(values, cpus):
-    import clfeval.packed_sort as scores_module  # the sort moved there from clfeval.scores
+    import clfeval.statistics.packed_sort as scores_module  # the sort moved there from clfeval.statistics.scores
 
     a = np.array(values)
     old, old_count = scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from clfeval import staged_outputs as so
+from clfeval.support import staged_outputs as so
 
 
 def _fail(monkeypatch: pytest.MonkeyPatch, *, link_of: str | None = None, replace_to: str | None = None) -> None:

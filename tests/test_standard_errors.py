@@ -1,6 +1,6 @@
 """Exact standard errors (issue 17, section 5).
 
-Every delta-method standard error takes a closed-form gradient (clfeval.measure_gradients). The
+Every delta-method standard error takes a closed-form gradient (clfeval.formulas.measure_gradients). The
 oracles: statsmodels' ``cohens_kappa(...).std_kappa`` (the large-sample variance of Fleiss, Cohen &
 Everitt 1969) and, for every measure, the gradient of an independent re-implementation of its
 definition in 50-digit mpmath arithmetic (central differences with a step of 1e-20: error ~1e-30).
@@ -21,8 +21,8 @@ from scipy.special import logit, ndtri
 from statsmodels.stats.inter_rater import cohens_kappa as sm_kappa
 
 import clfeval
-from clfeval import measures as m
-from clfeval.measure_gradients import (
+from clfeval.formulas import measures as m
+from clfeval.formulas.measure_gradients import (
     confusion_variances,
     kappa_gradient,
     label_table_gradients,
@@ -30,7 +30,7 @@ from clfeval.measure_gradients import (
     balanced_accuracy_gradient,
     table_variance,
 )
-from clfeval.area_intervals import delong_interval, delong_variance
+from clfeval.uncertainty.area_intervals import delong_interval, delong_variance
 from clfeval.uncertainty import confusion_intervals, delta_method_se, proportion_ci
 
 

@@ -279,7 +279,7 @@ def without_binning(d: dict) -> dict:
 @settings(max_examples=30, deadline=None)
 @given(data=st.data(), n=st.integers(4, 120), bits=st.integers(1, 8))
 def test_binned_stream_is_evaluate_on_binned_scores_with_bounds_around_the_truth(data, n, bits):
-    from clfeval.binning import quantize
+    from clfeval.statistics.binning import quantize
 
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
     y = rng.integers(0, 2, n)
@@ -389,7 +389,7 @@ def test_merging_two_runs_equals_merging_by_sorting(data):
                 return None
             s = np.unique(s)[::-1].copy()
             y = y[:s.size]
-            from clfeval.roc_pr import BinaryRanking
+            from clfeval.statistics.rankings import BinaryRanking
             return BinaryRanking(s, None, y)
         return clfeval.evaluate(y.astype(int), y_score=s, labels=[0, 1]).ranking("1") if n else None
 

@@ -25,8 +25,8 @@ from sklearn.metrics import (
 
 import clfeval
 from clfeval.evaluation import json_safe
-from clfeval.roc_pr import BinaryRanking
-from clfeval.threshold_sweep import SWEEP_COLUMNS, ThresholdSweep, threshold_sweep_of
+from clfeval.statistics.rankings import BinaryRanking
+from clfeval.results.threshold_sweep import SWEEP_COLUMNS, ThresholdSweep, threshold_sweep_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::clfeval.UndefinedMetricWarning")
 

@@ -22,11 +22,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clfeval import measures as m
-from clfeval.counts import ConfusionCounts
-from clfeval.curves import roc_auc
+from clfeval.formulas import measures as m
+from clfeval.statistics.counts import ConfusionCounts
+from clfeval.formulas.curves import roc_auc
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.roc_pr import BinaryRanking
+from clfeval.statistics.rankings import BinaryRanking
 from clfeval.stats._result import ConfidenceInterval
 from clfeval.uncertainty import (
     DELTA,
@@ -353,8 +353,8 @@ def test_layout_and_methods():
 
 
 def test_estimates_are_the_reports():
-    from clfeval.confusion import ConfusionMatrix
-    from clfeval.report.table import build_report
+    from clfeval.results.confusion import ConfusionMatrix
+    from clfeval.results.report import build_report
 
     rep = build_report(ConfusionMatrix.from_matrix(["a", "b", "c"], CM3))
     d = confusion_intervals(CM3)

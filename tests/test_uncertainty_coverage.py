@@ -18,8 +18,8 @@ import pytest
 from scipy.special import ndtr, ndtri
 
 from clfeval import evaluate
-from clfeval import measures as m
-from clfeval.roc_pr import BinaryRanking
+from clfeval.formulas import measures as m
+from clfeval.statistics.rankings import BinaryRanking
 from clfeval.uncertainty import confusion_intervals, proportion_ci, ranking_intervals
 
 pytestmark = pytest.mark.slow

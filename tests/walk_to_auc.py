@@ -1,6 +1,6 @@
 """Follow one ``y_score`` from the command line to the ROC AUC formula: run ``clfeval report FILE
 --y-score y_score`` in this process and record the call stack (package functions only, outermost
-first) the first time :func:`clfeval.curves.roc_auc` runs.
+first) the first time :func:`clfeval.formulas.curves.roc_auc` runs.
 
 ``python tests/walk_to_auc.py`` prints the walk; ``tests/test_architecture.py`` keeps it short.
 """
@@ -18,7 +18,7 @@ DEMO = Path(__file__).resolve().parents[1] / "src" / "clfeval" / "data" / "demo_
 
 def walk(path: Path = DEMO) -> list[str]:
     """``module.function`` of each package frame on the stack when the AUC formula first runs
-    (found by a profile hook on the call of ``roc_auc`` in ``clfeval/curves.py``, so it does not
+    (found by a profile hook on the call of ``roc_auc`` in ``clfeval/formulas/curves.py``, so it does not
     depend on which module object other tests have left in ``sys.modules``)."""
     from clfeval.cli import main
 
@@ -26,10 +26,11 @@ def walk(path: Path = DEMO) -> list[str]:
 
     def hook(frame, event, arg):
         if (not stack and event == "call" and frame.f_code.co_name == "roc_auc"
-                and frame.f_code.co_filename.replace("\\", "/").endswith("/clfeval/curves.py")):
+                and frame.f_code.co_filename.replace("\\", "/").endswith("/clfeval/formulas/curves.py")):
             for entry in traceback.extract_stack(frame):
                 if "/clfeval/" in entry.filename.replace("\\", "/"):
                     module = entry.filename.replace("\\", "/").split("/src/")[-1].removesuffix(".py")
+                    module = module.removesuffix("/__init__")
                     stack.append(f"{module.replace('/', '.')}.{entry.name}")
 
     previous = sys.getprofile()

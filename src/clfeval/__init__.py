@@ -19,6 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+from clfeval.support.moved_paths import install as _install_moved_paths
+
+_install_moved_paths()  # old module paths (clfeval.counts, ...) keep working for one release
+
 #: public name -> (module, attribute); a module itself where the attribute is None
 _PUBLIC: dict[str, tuple[str, str | None]] = {
     "evaluate": ("evaluation", "evaluate"),
@@ -28,11 +32,11 @@ _PUBLIC: dict[str, tuple[str, str | None]] = {
     "compare_estimators": ("cross_evaluation", "compare"),
     "aggregate_confusions": ("cross_evaluation", "aggregate_confusions"),
     "protocols": ("protocols", None),
-    "ConfusionMatrix": ("confusion", "ConfusionMatrix"),
+    "ConfusionMatrix": ("results.confusion", "ConfusionMatrix"),
     "metrics": ("metrics", None),
-    "ConfusionCounts": ("counts", "ConfusionCounts"),
-    "MultilabelCounts": ("counts", "MultilabelCounts"),
-    "ScoreTable": ("scores", "ScoreTable"),
+    "ConfusionCounts": ("statistics.counts", "ConfusionCounts"),
+    "MultilabelCounts": ("statistics.counts", "MultilabelCounts"),
+    "ScoreTable": ("statistics.scores", "ScoreTable"),
     "UndefinedMetricWarning": ("exceptions", "UndefinedMetricWarning"),
     "ScoresBinnedWarning": ("exceptions", "ScoresBinnedWarning"),
     "StreamingEvaluation": ("streaming", "StreamingEvaluation"),
@@ -45,7 +49,7 @@ __all__ = list(_PUBLIC)
 def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if name not in _PUBLIC:  # a submodule (clfeval.labels...): imported on its own, as ``import`` would
+    if name not in _PUBLIC:  # a submodule (clfeval.metrics...): imported on its own, as ``import`` would
         if importlib.util.find_spec(f"{__name__}.{name}") is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         return importlib.import_module(f".{name}", __name__)
@@ -63,18 +67,19 @@ def __dir__() -> list[str]:
 
 def _load_all() -> None:
     """Import the public modules in the order the package always imported them."""
-    for module_name in ("metrics", "confusion", "counts", "evaluation", "exceptions", "scores", "protocols",
+    for module_name in ("metrics", "results.confusion", "statistics.counts", "evaluation", "exceptions",
+                        "statistics.scores", "protocols",
                         "cross_evaluation", "streaming"):
         importlib.import_module(f".{module_name}", __name__)
 
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import exceptions, metrics, protocols
-    from .confusion import ConfusionMatrix
-    from .counts import ConfusionCounts, MultilabelCounts
-    from .cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
-    from .cross_evaluation import compare as compare_estimators
-    from .evaluation import Evaluation, evaluate
-    from .exceptions import ScoresBinnedWarning, UndefinedMetricWarning
-    from .scores import ScoreTable
-    from .streaming import StreamingEvaluation
+    from clfeval import exceptions, metrics, protocols
+    from clfeval.results.confusion import ConfusionMatrix
+    from clfeval.statistics.counts import ConfusionCounts, MultilabelCounts
+    from clfeval.cross_evaluation import CrossEvaluation, aggregate_confusions, cross_evaluate
+    from clfeval.cross_evaluation import compare as compare_estimators
+    from clfeval.evaluation import Evaluation, evaluate
+    from clfeval.exceptions import ScoresBinnedWarning, UndefinedMetricWarning
+    from clfeval.statistics.scores import ScoreTable
+    from clfeval.streaming import StreamingEvaluation

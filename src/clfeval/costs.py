@@ -1,6 +1,6 @@
 """Misclassification costs of labels and scores given as arrays, as scikit-learn-style
 functions: expected cost, Drummond and Holte's cost curves, decision curves. The formulas (of
-confusion counts and rankings) live in :mod:`clfeval.cost_formulas`; their names are importable
+confusion counts and rankings) live in :mod:`clfeval.results.cost_curves`; their names are importable
 from here too.
 
 A cost matrix ``costs`` is (k, k) over the evaluation's label order: ``costs[i, j]`` is the cost
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .cost_formulas import (
+from clfeval.results.cost_curves import (
     DEFAULT_DECISION_THRESHOLDS,
     CostCurve,
     CostLine,
@@ -37,8 +37,8 @@ from .cost_formulas import (
     probability_cost,
     require_probabilities,
 )
-from .evaluation import Evaluation, evaluate
-from .roc_pr import BinaryRanking
+from clfeval.evaluation import Evaluation, evaluate
+from clfeval.statistics.rankings import BinaryRanking
 
 __all__ = [
     "check_costs",

@@ -49,13 +49,13 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 
 import numpy as np
 
-from .evaluation import Evaluation
-from .evaluation_inputs import check_threshold, resolve_labels
-from .exceptions import ScoresBinnedWarning, ValuesError
-from .labels import as_array, as_score_array, union_labels, unique_sorted
-from .input_checks import compression_of, data_suffix, stem_of
-from .score_kind import default_threshold, kind_of_range
-from .streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
+from clfeval.evaluation import Evaluation
+from clfeval.inputs.evaluate_arguments import check_threshold, resolve_labels
+from clfeval.exceptions import ScoresBinnedWarning, ValuesError
+from clfeval.inputs.labels import as_array, as_score_array, union_labels, unique_sorted
+from clfeval.inputs.checks import compression_of, data_suffix, stem_of
+from clfeval.inputs.score_kind import default_threshold, kind_of_range
+from clfeval.streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
 
 __all__ = ["evaluate", "evaluate_file", "statistics"]
 
@@ -217,7 +217,7 @@ def evaluate_file(
 ) -> Evaluation:
     """Evaluate a CSV, Parquet or Feather file - or a directory (or glob) of them - with dask.
 
-    Columns are found as the ``clfeval`` command finds them (:mod:`clfeval.tabular`): named by
+    Columns are found as the ``clfeval`` command finds them (:mod:`clfeval.inputs.tabular`): named by
     ``y_true``, ``y_pred``, ``y_score`` (one column, several, or a comma-separated string) and
     ``sample_weight``, or detected from the usual names. ``scheduler``: the address of a dask
     scheduler (``"tcp://host:8786"``; the files must be readable by its workers), a local
@@ -234,7 +234,7 @@ def evaluate_file(
     >>> ev.n_samples, ev.confusion.counts.tolist()
     (4, [[1, 1], [1, 1]])
     """
-    from .tabular import ColumnLayout, InputFileError, check_duplicate_columns, column_names, one_line
+    from clfeval.inputs.tabular import ColumnLayout, InputFileError, check_duplicate_columns, column_names, one_line
 
     shown = Path(path)
     files, fmt = _files_of(path)
@@ -249,7 +249,7 @@ def evaluate_file(
     dtype = frame[layout.y_true].dtype
     like = np.empty(0, dtype=dtype if isinstance(dtype, np.dtype) else getattr(dtype, "numpy_dtype", object))
     if layout.classes_needed():  # suffixed score columns name the classes of y_true's first partition, or not
-        from .column_roles import parse_label
+        from clfeval.inputs.column_roles import parse_label
 
         first = np.asarray(frame[layout.y_true].get_partition(0).compute())
         labels = options.get("labels")
@@ -257,7 +257,7 @@ def evaluate_file(
                                              for v in labels]
         given = typed is not None and all(v is not None for v in typed)
         layout.settle(typed if given else unique_sorted(first, "y_true").tolist(), given, like.dtype.kind)
-    from .column_roles import labels_from_columns
+    from clfeval.inputs.column_roles import labels_from_columns
 
     labels, pos_label = labels_from_columns(layout.score_labels, like, options.get("labels"),
                                             options.get("pos_label"), layout.y_score or ())
@@ -628,7 +628,7 @@ def _on_cluster(client: Any) -> bool:
 
 
 def _suffixes() -> dict[str, str]:
-    from .tabular import FORMATS
+    from clfeval.inputs.tabular import FORMATS
 
     return FORMATS
 
@@ -636,7 +636,7 @@ def _suffixes() -> dict[str, str]:
 def _files_of(path: str | os.PathLike[str]) -> tuple[list[Path], str]:
     """The data files of a file, a directory (as the CLI reads it: data files in it and its
     subfolders, names starting with '.' or '_' skipped) or a glob pattern, and their one format."""
-    from .tabular import InputFileError, folder_files, format_of
+    from clfeval.inputs.tabular import InputFileError, folder_files, format_of
 
     p = Path(path)
     if not p.exists() and any(ch in str(path) for ch in "*?["):
@@ -665,7 +665,7 @@ def _read_frame(files: list[Path], fmt: str, blocksize: Any, shown: Path) -> Any
     """A lazy dask DataFrame of the files."""
     import dask.dataframe as dd
 
-    from .tabular import InputFileError, column_names, one_line
+    from clfeval.inputs.tabular import InputFileError, column_names, one_line
 
     names = [str(f) for f in files]
     try:

@@ -4,17 +4,17 @@
 at once, without keeping the rows: the confusion counts (a (k, k) table) and, with scores, one
 ranking per class (the distinct scores with the count or weight of each outcome at each). Each
 ``update`` builds its batch's statistics as :func:`clfeval.evaluate` does
-(:func:`clfeval.evaluation_build.evaluation_statistics`: same checks, same label rules, no
+(:func:`clfeval.evaluation.build.evaluation_statistics`: same checks, same label rules, no
 Evaluation per batch) and adds them; ``merge`` adds another stream's; ``result()`` gives the
 :class:`~clfeval.evaluation.Evaluation` of everything seen, equal to ``evaluate`` on the
 concatenated rows (counts exactly; weights up to the order of float sums).
 
 Size: the confusion counts do not grow with rows; a ranking grows with the number of distinct
 scores. Above ``max_distinct`` distinct scores (or from the start with ``mode="binned"``), the
-scores are binned onto a fixed grid (:func:`clfeval.binning.quantize`, ``bits`` mantissa bits:
+scores are binned onto a fixed grid (:func:`clfeval.statistics.binning.quantize`, ``bits`` mantissa bits:
 relative bin width 2^-bits): the state is then bounded by the number of occupied bins, and the
 result carries exact lower and upper bounds of ROC AUC and average precision
-(:class:`clfeval.binning.BinnedBounds`) - the values on the unbinned scores are provably inside.
+(:class:`clfeval.statistics.binning.BinnedBounds`) - the values on the unbinned scores are provably inside.
 The switch is never silent: it warns once, and the result says so in its notes and
 ``ev.binning``. Predictions from scores are always made on the unbinned scores, so the
 confusion counts and every measure computed from them stay exact.
@@ -35,16 +35,16 @@ from typing import Any
 
 import numpy as np
 
-from .confusion import ConfusionMatrix
-from .exact_sums import add_counts, in_units
-from .evaluation import Evaluation, merge_rankings, predict_from_scores
-from .evaluation_build import EvaluationStatistics, evaluation_statistics
-from .evaluation_inputs import label_names
-from .exceptions import ScoresBinnedWarning
-from .labels import as_array, union_labels, unique_sorted
-from .roc_pr import BinaryRanking
-from .score_kind import combined_kind
-from .sparse_counts import PairCounts, add_pairs, use_pairs
+from clfeval.results.confusion import ConfusionMatrix
+from clfeval.formulas.exact_sums import add_counts, in_units
+from clfeval.evaluation import Evaluation, merge_rankings, predict_from_scores
+from clfeval.evaluation.build import EvaluationStatistics, evaluation_statistics
+from clfeval.inputs.evaluate_arguments import label_names
+from clfeval.exceptions import ScoresBinnedWarning
+from clfeval.inputs.labels import as_array, union_labels, unique_sorted
+from clfeval.statistics.rankings import BinaryRanking
+from clfeval.inputs.score_kind import combined_kind
+from clfeval.statistics.sparse_counts import PairCounts, add_pairs, use_pairs
 
 __all__ = ["StreamingEvaluation", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
 
@@ -253,7 +253,7 @@ class StreamingEvaluation:
     def _binned_inputs(self, score: np.ndarray, pred: Any, labels: Any, options: dict[str, Any]
                        ) -> tuple[np.ndarray, Any, dict[str, Any]]:
         """Scores on the bin grid; predictions still from the unbinned scores."""
-        from .binning import is_grid_value, quantize
+        from clfeval.statistics.binning import is_grid_value, quantize
 
         threshold = options.get("threshold")
         raw = score
@@ -315,7 +315,7 @@ class StreamingEvaluation:
                                          exact if exact is not None else in_units(counts))
             self._matrix = _add_at(self._matrix, cells, np.zeros_like(counts) if zero else counts)
         if st.rankings is not None and not zero:
-            self._score_kind = combined_kind(self._score_kind, st.score_kind)  # clfeval.score_kind's rule, all rows
+            self._score_kind = combined_kind(self._score_kind, st.score_kind)  # clfeval.inputs.score_kind's rule, all rows
             # one binary score column: the other class's ranking is this one reversed
             values = st.labels.tolist()
             wanted = [values[st.positive_index]] if self._one_column else values
@@ -346,7 +346,7 @@ class StreamingEvaluation:
         if st.score_kind != "probability":
             self._calibration = "some scores are not probabilities (they lie outside [0, 1])"
             return
-        from .calibration.of_evaluation import calibration_of_evaluation
+        from clfeval.calibration.of_evaluation import calibration_of_evaluation
 
         try:
             state = calibration_of_evaluation(st, n_bins=CALIBRATION_BINS)  # reads task, names, cases
@@ -359,7 +359,7 @@ class StreamingEvaluation:
         return any(sum(r.scores.size for r in runs) > self.max_distinct for runs in self._rankings.values())
 
     def _switch_to_bins(self) -> None:
-        from .binning import quantize_ranking
+        from clfeval.statistics.binning import quantize_ranking
 
         self._binned_at = self._n_samples
         for label, runs in self._rankings.items():
@@ -417,7 +417,7 @@ class StreamingEvaluation:
                 out._quantize_all()
             theirs = other._rankings
             if out.binned and not other.binned:
-                from .binning import quantize_ranking
+                from clfeval.statistics.binning import quantize_ranking
 
                 theirs = {k: [quantize_ranking(r, self.bits) for r in runs] for k, runs in theirs.items()}
             for label, runs in theirs.items():
@@ -445,7 +445,7 @@ class StreamingEvaluation:
         return out
 
     def _quantize_all(self) -> None:
-        from .binning import quantize_ranking
+        from clfeval.statistics.binning import quantize_ranking
 
         for label, runs in self._rankings.items():
             self._rankings[label] = [quantize_ranking(r, self.bits) for r in runs]
@@ -491,7 +491,7 @@ class StreamingEvaluation:
                 if self._task == "multiclass":  # two binary columns have no micro average (as evaluate)
                     micro = merge_rankings(list(rankings.values()))
             if self.binned:
-                from .binning import binned_bounds
+                from clfeval.statistics.binning import binned_bounds
 
                 binning = {n: binned_bounds(r, self.bits) for n, r in rankings.items()}
         # the score kind is that of all the rows (a batch of decision values may lie in [0, 1])

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.metrics.probabilistic import brier_score_loss, log_loss, top_k_accuracy_score
-from clfeval.sums import BrierSum, LogLossSum, SampleSum, TopKHits
+from clfeval.formulas.sums import BrierSum, LogLossSum, SampleSum, TopKHits
 from conftest import (
     LABEL_DTYPES,
     assert_same_outcome,

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import clfeval
-from clfeval.examples import demo_kinds, load_demo
+from clfeval.inputs.examples import demo_kinds, load_demo
 from clfeval.report.html import write_html
 
 from browser_fixture import browser  # noqa: F401 - the fixture: one headless Chromium per module

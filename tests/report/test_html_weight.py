@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import clfeval
-from clfeval.examples import demo_kinds, load_demo
+from clfeval.inputs.examples import demo_kinds, load_demo
 from clfeval.report.html import render_html
 from clfeval.report.html_numbers import MIN_DIGITS, compact_figures, share_arrays, short_float
 

@@ -28,9 +28,9 @@ in an extra bin of its own: it agrees with the numbers here unless a probability
 an interior edge or equals 1.
 
 **States.** Two mergeable statistics, both holding every view (each class, then top-label), a
-:class:`~clfeval.sums.LogLossSum` and a :class:`~clfeval.sums.BrierSum`:
+:class:`~clfeval.formulas.sums.LogLossSum` and a :class:`~clfeval.formulas.sums.BrierSum`:
 
-- :class:`CalibrationTable` (exact): per view a :class:`~clfeval.scores.ScoreTable` of the distinct
+- :class:`CalibrationTable` (exact): per view a :class:`~clfeval.statistics.scores.ScoreTable` of the distinct
   probabilities with the weight of positive and negative outcomes at each; merges like ScoreTable
   (union of values, weights added). Any binning is exact from it: uniform with any ``n_bins``,
   quantile (equal mass) bins, and Murphy's decomposition over the distinct probabilities. Its size
@@ -69,20 +69,20 @@ Evaluations), :mod:`~clfeval.calibration.functions` (the scikit-learn-style func
 
 from __future__ import annotations
 
-from .bin_sums import BinSums
-from .binning import uniform_edges
-from .checks import MODES, NORMS, STRATEGIES
-from .functions import (
+from clfeval.calibration.bin_sums import BinSums
+from clfeval.calibration.binning import uniform_edges
+from clfeval.calibration.checks import MODES, NORMS, STRATEGIES
+from clfeval.calibration.functions import (
     brier_decomposition,
     calibration_curve,
     calibration_report,
     expected_calibration_error,
     reliability_curve,
 )
-from .inputs import ROUNDED_ROWS_TOLERANCE
-from .of_evaluation import binary_calibration_report, calibration_of_evaluation
-from .results import BrierDecomposition, CalibrationReport, ReliabilityCurve
-from .states import CalibrationHistogram, CalibrationTable, State, calibration_of
+from clfeval.calibration.inputs import ROUNDED_ROWS_TOLERANCE
+from clfeval.calibration.of_evaluation import binary_calibration_report, calibration_of_evaluation
+from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve
+from clfeval.calibration.states import CalibrationHistogram, CalibrationTable, State, calibration_of
 
 __all__ = [
     "calibration_curve",

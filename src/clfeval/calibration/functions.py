@@ -13,15 +13,15 @@ from typing import Any
 
 import numpy as np
 
-from ..labels import as_1d
-from ..probability_inputs import read_scores
-from .bin_sums import BinSums, binned_calibration_error
-from .binning import uniform_edges
-from .checks import NORMS, STRATEGIES, check_choice, check_n_bins
-from .inputs import Inputs, input_views, read_binary, read_inputs, resolve_view
-from .results import BrierDecomposition, CalibrationReport, ReliabilityCurve
-from .states import calibration_of
-from .views import table_bins, table_edges, view_histogram, view_table
+from clfeval.inputs.labels import as_1d
+from clfeval.inputs.probabilities import read_scores
+from clfeval.calibration.bin_sums import BinSums, binned_calibration_error
+from clfeval.calibration.binning import uniform_edges
+from clfeval.calibration.checks import NORMS, STRATEGIES, check_choice, check_n_bins
+from clfeval.calibration.inputs import Inputs, input_views, read_binary, read_inputs, resolve_view
+from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve
+from clfeval.calibration.states import calibration_of
+from clfeval.calibration.views import table_bins, table_edges, view_histogram, view_table
 
 __all__ = [
     "calibration_curve",

@@ -17,10 +17,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..labels import check_consistent_length, check_sample_weight, encode, target_kind, union_labels
-from ..sklearn_pos_label import has_conventional_labels
-from ..probability_inputs import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
-from .checks import MODES, check_choice, check_rows_sum_to_one
+from clfeval.inputs.labels import check_consistent_length, check_sample_weight, encode, target_kind, union_labels
+from clfeval.inputs.sklearn_pos_label import has_conventional_labels
+from clfeval.inputs.probabilities import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
+from clfeval.calibration.checks import MODES, check_choice, check_rows_sum_to_one
 
 __all__ = [
     "ROUNDED_ROWS_TOLERANCE",
@@ -177,7 +177,7 @@ def resolve_view(x: Inputs, mode: str | None, pos_label: Any) -> int:
 
 def onto_unit_interval(p: np.ndarray) -> np.ndarray:
     """Probabilities that lie within the tolerance of [0, 1] (an Evaluation reads them as
-    probabilities, see :mod:`clfeval.score_kind`) put onto [0, 1]: 1.0000001 counts as 1 in the
+    probabilities, see :mod:`clfeval.inputs.score_kind`) put onto [0, 1]: 1.0000001 counts as 1 in the
     bins, the Brier score and the log loss; ``p`` itself when all lie inside (no copy).
 
     >>> onto_unit_interval(np.array([1.0000001, 0.5, -1e-9])).tolist()

@@ -9,14 +9,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..sums import BrierSum, LogLossSum
-from .bin_sums import binned_calibration_error
-from .binning import inverted_cdf_edges, linear_quantile_edges, uniform_edges
-from .checks import NORMS, STRATEGIES, check_choice, check_n_bins
-from .inputs import evaluation_inputs, onto_unit_interval
-from .results import BrierDecomposition, CalibrationReport, ReliabilityCurve
-from .states import State, calibration_of
-from .views import decreasing_bins
+from clfeval.formulas.sums import BrierSum, LogLossSum
+from clfeval.calibration.bin_sums import binned_calibration_error
+from clfeval.calibration.binning import inverted_cdf_edges, linear_quantile_edges, uniform_edges
+from clfeval.calibration.checks import NORMS, STRATEGIES, check_choice, check_n_bins
+from clfeval.calibration.inputs import evaluation_inputs, onto_unit_interval
+from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve
+from clfeval.calibration.states import State, calibration_of
+from clfeval.calibration.views import decreasing_bins
 
 __all__ = ["calibration_of_evaluation", "binary_calibration_report"]
 
@@ -40,7 +40,7 @@ def binary_calibration_report(
     ranking: Any, *, classes: Sequence[Any], positive: int, n_bins: int = 15, strategy: str = "uniform"
 ) -> CalibrationReport:
     """The calibration report of a binary evaluation's positive-class probabilities, read off its
-    :class:`~clfeval.roc_pr.BinaryRanking` (the distinct probabilities with their outcome counts,
+    :class:`~clfeval.statistics.rankings.BinaryRanking` (the distinct probabilities with their outcome counts,
     already sorted): O(distinct probabilities), no pass over the samples. Mode "binary" only
     (``ece_by_mode`` holds just it); the Brier decomposition is over the report's bins, exact with
     its within-bin terms.
@@ -54,7 +54,7 @@ def binary_calibration_report(
     """
     check_choice(strategy, STRATEGIES, "strategy")
     n_bins = check_n_bins(n_bins)
-    # decreasing; probabilities within the tolerance of [0, 1] (clfeval.score_kind) count as 0 or 1
+    # decreasing; probabilities within the tolerance of [0, 1] (clfeval.inputs.score_kind) count as 0 or 1
     v = onto_unit_interval(np.asarray(ranking.scores, dtype=np.float64))
     eps = np.finfo(np.float64).eps
     if ranking.neg is None and ranking.pos.dtype == np.bool_:

@@ -12,9 +12,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .bin_sums import BinSums, binned_calibration_error, decomposition_terms
-from ..json_plain import nan_to_none
-from .checks import NORMS, check_choice
+from clfeval.calibration.bin_sums import BinSums, binned_calibration_error, decomposition_terms
+from clfeval.support.json_plain import nan_to_none
+from clfeval.calibration.checks import NORMS, check_choice
 
 __all__ = ["ReliabilityCurve", "BrierDecomposition", "CalibrationReport", "format_number"]
 

@@ -17,12 +17,12 @@ from typing import Any, Sequence, Union
 
 import numpy as np
 
-from ..labels import check_consistent_length, check_sample_weight
-from ..probability_inputs import check_unit_interval
-from ..sums import BrierSum, LogLossSum
-from .bin_sums import BinSums, binned_calibration_error
-from .binning import uniform_edges
-from .checks import (
+from clfeval.inputs.labels import check_consistent_length, check_sample_weight
+from clfeval.inputs.probabilities import check_unit_interval
+from clfeval.formulas.sums import BrierSum, LogLossSum
+from clfeval.calibration.bin_sums import BinSums, binned_calibration_error
+from clfeval.calibration.binning import uniform_edges
+from clfeval.calibration.checks import (
     MODES,
     NORMS,
     STRATEGIES,
@@ -31,8 +31,8 @@ from .checks import (
     check_rows_sum_to_one,
     first_true,
 )
-from .results import BrierDecomposition, CalibrationReport, ReliabilityCurve, format_number
-from .views import coarsen, table_bins, table_edges, view_histogram, view_table
+from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve, format_number
+from clfeval.calibration.views import coarsen, table_bins, table_edges, view_histogram, view_table
 
 __all__ = ["CalibrationTable", "CalibrationHistogram", "State", "calibration_of"]
 

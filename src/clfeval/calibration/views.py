@@ -14,11 +14,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..roc_pr import counts_at_least
-from ..scores import ScoreTable
-from ..sums import row_blocks
-from .bin_sums import BinSums
-from .binning import (
+from clfeval.statistics.rankings import counts_at_least
+from clfeval.statistics.scores import ScoreTable
+from clfeval.formulas.sums import row_blocks
+from clfeval.calibration.bin_sums import BinSums
+from clfeval.calibration.binning import (
     assign_bins,
     assign_bins_uniform,
     inverted_cdf_edges,

@@ -33,15 +33,15 @@ folds), :mod:`.aggregation` (confusion tables of several runs), :mod:`.curves` (
 
 from __future__ import annotations
 
-from .aggregation import ConfusionAggregate, aggregate_confusions
-from .bootstrap_estimators import BootstrapEstimate, efron_tibshirani
-from .comparison import Comparison
-from .curves import MeanCurve, mean_curve
-from .folds import Fold, FoldError
-from .metric_names import AVERAGES, METRICS, default_metrics, metric_value
-from .results import CrossEvaluation
-from .runner import bootstrap_632, compare, cross_evaluate
-from .summaries import MetricSummary
+from clfeval.cross_evaluation.aggregation import ConfusionAggregate, aggregate_confusions
+from clfeval.cross_evaluation.bootstrap_estimators import BootstrapEstimate, efron_tibshirani
+from clfeval.cross_evaluation.comparison import Comparison
+from clfeval.cross_evaluation.curves import MeanCurve, mean_curve
+from clfeval.cross_evaluation.folds import Fold, FoldError
+from clfeval.cross_evaluation.metric_names import AVERAGES, METRICS, default_metrics, metric_value
+from clfeval.cross_evaluation.results import CrossEvaluation
+from clfeval.cross_evaluation.runner import bootstrap_632, compare, cross_evaluate
+from clfeval.cross_evaluation.summaries import MetricSummary
 
 __all__ = [
     "cross_evaluate",

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix
-from ..evaluation import Evaluation
-from ..report.table import Report, build_report
-from .summaries import INTERVAL_METHODS, MetricSummary, ReportSet
+from clfeval.results.confusion import ConfusionMatrix
+from clfeval.evaluation import Evaluation
+from clfeval.results.report import Report, build_report
+from clfeval.cross_evaluation.summaries import INTERVAL_METHODS, MetricSummary, ReportSet
 
 __all__ = ["ConfusionAggregate", "aggregate_confusions"]
 
@@ -49,7 +49,7 @@ class ConfusionAggregate(ReportSet):
 
     def summary(self, level: float = 0.95, metrics: Sequence[str] | str | None = None) -> MetricSummary:
         """Mean, sd, t interval of the mean over runs (runs taken as independent) and pooled value."""
-        from ..stats._result import check_level
+        from clfeval.stats._result import check_level
 
         return self._summary(check_level(level), metrics, None, INTERVAL_METHODS["independent"], [])
 

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from ..confusion import ConfusionMatrix
-from ..evaluation import evaluate
-from ..labels import encode
-from ..report.table import build_report
-from .folds import Fold
-from .metric_names import higher_is_better, metric_value
+from clfeval.results.confusion import ConfusionMatrix
+from clfeval.evaluation import evaluate
+from clfeval.inputs.labels import encode
+from clfeval.results.report import build_report
+from clfeval.cross_evaluation.folds import Fold
+from clfeval.cross_evaluation.metric_names import higher_is_better, metric_value
 
 __all__ = ["BootstrapEstimate", "efron_tibshirani", "bootstrap_estimates"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .folds import Fold
+from clfeval.cross_evaluation.folds import Fold
 
 __all__ = ["Comparison", "compare_scores"]
 
@@ -84,7 +84,7 @@ def compare_scores(a: np.ndarray, b: np.ndarray, folds: list[Fold], n: int, n_re
     >>> c.test.method, round(c.pvalue, 4)
     ('Bouckaert-Frank corrected repeated k-fold t test', 0.0424)
     """
-    from .. import stats
+    from clfeval import stats
 
     layout, r, k = _layout(folds, n, n_repeats)
     tests = ("auto", "5x2cv_t", "5x2cv_f", "corrected_kfold", "corrected_resampled", "uncorrected")

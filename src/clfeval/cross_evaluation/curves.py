@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation import Evaluation
-from .summaries import INTERVAL_METHODS, mean_interval
+from clfeval.evaluation import Evaluation
+from clfeval.cross_evaluation.summaries import INTERVAL_METHODS, mean_interval
 
 __all__ = ["MeanCurve", "mean_curve"]
 

@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation import Evaluation, evaluate
-from ..exceptions import UndefinedMetricWarning
-from ..labels import encode
-from ..protocols import n_samples_of
+from clfeval.evaluation import Evaluation, evaluate
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.inputs.labels import encode
+from clfeval.protocols import n_samples_of
 
 __all__ = ["FoldError", "Fold", "FoldSpec", "run_fold", "exception_of"]
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation_inputs import resolve_pos_label
-from ..labels import as_array, check_sample_weight, encode, unique_sorted
-from ..protocols import KFold, PredefinedSplits, Protocol, n_samples_of, require_sklearn
+from clfeval.inputs.evaluate_arguments import resolve_pos_label
+from clfeval.inputs.labels import as_array, check_sample_weight, encode, unique_sorted
+from clfeval.protocols import KFold, PredefinedSplits, Protocol, n_samples_of, require_sklearn
 
 __all__ = ["check_estimator", "resolve_response", "protocol_name", "Prepared", "prepare", "check_fit_weight"]
 

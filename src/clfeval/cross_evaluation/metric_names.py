@@ -1,5 +1,5 @@
 """Metric names of cross-evaluation results: which report numbers exist (:data:`METRICS`), how a
-name (ours or a scikit-learn scorer's) is read off a :class:`~clfeval.report.table.Report`
+name (ours or a scikit-learn scorer's) is read off a :class:`~clfeval.results.report.Report`
 (:func:`metric_value`), the default per-fold metrics, and which names are losses.
 
 >>> ALIASES["matthews_corrcoef"], "f1_of_macros" in METRICS
@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import measures
-from ..measure_registry import MEASURES, measures_of_kind
-from ..report.table import Report
+from clfeval.formulas import measures
+from clfeval.formulas.measure_registry import MEASURES, measures_of_kind
+from clfeval.results.report import Report
 
 __all__ = [
     "AVERAGES",
@@ -31,7 +31,7 @@ __all__ = [
 
 AVERAGES = ("micro", "macro", "weighted")
 _PER_CLASS = [mm.name for mm in measures_of_kind("per_class") + measures_of_kind("area") if mm.in_report]
-#: every name :func:`metric_value` reads, with what it means (from :mod:`clfeval.measure_registry`)
+#: every name :func:`metric_value` reads, with what it means (from :mod:`clfeval.formulas.measure_registry`)
 METRICS: dict[str, str] = {
     **{mm.name: mm.description for mm in measures_of_kind("overall") if mm.formula is not None},
     **{name: f"{MEASURES[name].description} (binary: positive class; multi-class: macro one-vs-rest)"
@@ -61,7 +61,7 @@ def _float(v: Any) -> float:
 
 
 def metric_value(report: Report, metric: str, pos_row: int | None = None) -> float:
-    """One number of a :class:`~clfeval.report.table.Report` by name (see :data:`METRICS`).
+    """One number of a :class:`~clfeval.results.report.Report` by name (see :data:`METRICS`).
 
     ``pos_row``: the row of the positive class, for per-class names ("precision", "f1", ...) of a
     binary task. scikit-learn scorer names work where they denote a report number (``f1_macro``,

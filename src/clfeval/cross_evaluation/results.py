@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation import Evaluation, evaluate
-from ..report.table import Report
-from .bootstrap_estimators import BootstrapEstimate, bootstrap_estimates
-from .comparison import Comparison, compare_scores
-from .curves import MeanCurve, mean_curve
-from .folds import Fold
-from .inputs import protocol_name
-from .summaries import INTERVAL_METHODS, MetricSummary, ReportSet, pandas_module
+from clfeval.evaluation import Evaluation, evaluate
+from clfeval.results.report import Report
+from clfeval.cross_evaluation.bootstrap_estimators import BootstrapEstimate, bootstrap_estimates
+from clfeval.cross_evaluation.comparison import Comparison, compare_scores
+from clfeval.cross_evaluation.curves import MeanCurve, mean_curve
+from clfeval.cross_evaluation.folds import Fold
+from clfeval.cross_evaluation.inputs import protocol_name
+from clfeval.cross_evaluation.summaries import INTERVAL_METHODS, MetricSummary, ReportSet, pandas_module
 
 __all__ = ["CrossEvaluation"]
 
@@ -160,7 +160,7 @@ class CrossEvaluation(ReportSet):
         ``s^2/J`` (too narrow; for comparison only). Bounds are clipped to the metric's range
         ([0, 1]; [-1, 1] for MCC and kappa); a metric undefined in a fold leaves that fold out.
         """
-        from ..stats._result import check_level
+        from clfeval.stats._result import check_level
 
         level = check_level(level)
         if method not in INTERVAL_METHODS:

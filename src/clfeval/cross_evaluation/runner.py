@@ -23,13 +23,13 @@ from typing import Any
 
 import numpy as np
 
-from ..exceptions import UndefinedMetricWarning
-from ..protocols import EXTRA, Bootstrap
-from .bootstrap_estimators import BootstrapEstimate
-from .comparison import Comparison
-from .folds import Fold, FoldError, FoldSpec, exception_of, run_fold
-from .inputs import Prepared, check_estimator, check_fit_weight, prepare, resolve_response
-from .results import CrossEvaluation
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.protocols import EXTRA, Bootstrap
+from clfeval.cross_evaluation.bootstrap_estimators import BootstrapEstimate
+from clfeval.cross_evaluation.comparison import Comparison
+from clfeval.cross_evaluation.folds import Fold, FoldError, FoldSpec, exception_of, run_fold
+from clfeval.cross_evaluation.inputs import Prepared, check_estimator, check_fit_weight, prepare, resolve_response
+from clfeval.cross_evaluation.results import CrossEvaluation
 
 __all__ = ["cross_evaluate", "compare", "bootstrap_632"]
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..report.table import Report
-from .metric_names import ALIASES, SIGNED, default_metrics, metric_value
+from clfeval.results.report import Report
+from clfeval.cross_evaluation.metric_names import ALIASES, SIGNED, default_metrics, metric_value
 
 __all__ = ["INTERVAL_METHODS", "mean_interval", "MetricSummary", "pandas_module", "ReportSet"]
 

@@ -3,10 +3,10 @@
 :func:`confusion_matrix_at_thresholds` and :func:`metric_at_thresholds` take scikit-learn's
 arguments and return its values (thresholds are the distinct scores, decreasing, in y_score's
 dtype; a sample is predicted positive when its score is >= the threshold). The counts come
-from one :class:`~clfeval.roc_pr.BinaryRanking` of the sorted scores. scikit-learn calls
+from one :class:`~clfeval.statistics.rankings.BinaryRanking` of the sorted scores. scikit-learn calls
 ``metric_func`` once per threshold; here a label metric that clfeval knows (its own or
 scikit-learn's of the same name, also through ``functools.partial`` or ``metric_params``) is
-computed at every threshold at once from those counts with the :mod:`clfeval.measures`
+computed at every threshold at once from those counts with the :mod:`clfeval.formulas.measures`
 formulas (see :func:`known_metric`), and any other callable is called once per threshold,
 exactly as scikit-learn does.
 
@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import measures
-from ..labels import as_1d, as_array, as_score_array, check_consistent_length, check_sample_weight
-from ..roc_pr import BinaryRanking, ThresholdCounts
-from .ranking import binary_positives
+from clfeval.formulas import measures
+from clfeval.inputs.labels import as_1d, as_array, as_score_array, check_consistent_length, check_sample_weight
+from clfeval.statistics.rankings import BinaryRanking, ThresholdCounts
+from clfeval.metrics.ranking import binary_positives
 
 __all__ = ["confusion_matrix_at_thresholds", "metric_at_thresholds"]
 

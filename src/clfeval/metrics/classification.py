@@ -1,10 +1,10 @@
-"""Label-based metrics: drop-in replacements for scikit-learn's, built on :mod:`clfeval.counts`.
+"""Label-based metrics: drop-in replacements for scikit-learn's, built on :mod:`clfeval.statistics.counts`.
 
 Each function validates its input, builds the confusion counts once and reads every number off
-them with the formulas of :mod:`clfeval.measures`.
+them with the formulas of :mod:`clfeval.formulas.measures`.
 
 Deliberate differences from scikit-learn at the ends of the number range (see
-:mod:`clfeval.exact_sums`): integer weights are summed exactly, and sums past int64 come back as
+:mod:`clfeval.formulas.exact_sums`): integer weights are summed exactly, and sums past int64 come back as
 Python ints in an object array (scikit-learn wraps them to negative counts); float weights whose
 sums overflow are still read exactly by the formulas, so ``f1_score(y, p, sample_weight=[1e308]
 * 5)`` is 0.8 where scikit-learn's float64 sums reach inf and it returns NaN (the confusion
@@ -29,18 +29,19 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .. import margins, measures
-from ..counts import MultilabelCounts, build_counts
-from ..exact_sums import exact_div, is_big
-from ..exceptions import UndefinedMetricWarning
-from ..sparse_counts import PairCounts
-from .classification_report import classification_report
-from .confusion_matrices import confusion_matrix, multilabel_confusion_matrix
-from .label_options import ZeroDivision as ZeroDivision  # noqa: F401 (importable from here, as before)
-from .label_options import check_bool, zero_division_value
-from .label_tables import binary_1d, encode_hits, labelled_matrix, table_trace, warn_single_label
-from .likelihood_ratios import class_likelihood_ratios
-from .setwise import prf_from_counts, rate_of_counts, setwise_counts
+from clfeval.statistics import margins
+from clfeval.formulas import measures
+from clfeval.statistics.counts import MultilabelCounts, build_counts
+from clfeval.formulas.exact_sums import exact_div, is_big
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.statistics.sparse_counts import PairCounts
+from clfeval.metrics.classification_report import classification_report
+from clfeval.metrics.confusion_matrices import confusion_matrix, multilabel_confusion_matrix
+from clfeval.metrics.label_options import ZeroDivision as ZeroDivision  # noqa: F401 (importable from here, as before)
+from clfeval.metrics.label_options import check_bool, zero_division_value
+from clfeval.metrics.label_tables import binary_1d, encode_hits, labelled_matrix, table_trace, warn_single_label
+from clfeval.metrics.likelihood_ratios import class_likelihood_ratios
+from clfeval.metrics.setwise import prf_from_counts, rate_of_counts, setwise_counts
 
 __all__ = [
     "confusion_matrix",

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from ..counts import build_counts
-from .label_options import check_bool, zero_division_value
-from .label_tables import ovr_tables, unit_exponent_of
-from .setwise import SetwiseCounts, multilabel_setwise, prf_from_counts
+from clfeval.statistics.counts import build_counts
+from clfeval.metrics.label_options import check_bool, zero_division_value
+from clfeval.metrics.label_tables import ovr_tables, unit_exponent_of
+from clfeval.metrics.setwise import SetwiseCounts, multilabel_setwise, prf_from_counts
 
 __all__ = ["classification_report"]
 

@@ -12,11 +12,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..counts import build_counts
-from ..exact_sums import exact_ratio, is_big
-from .label_options import check_bool
-from .label_tables import binary_1d, labelled_matrix, ovr_tables, warn_single_label
-from .setwise import multilabel_setwise
+from clfeval.statistics.counts import build_counts
+from clfeval.formulas.exact_sums import exact_ratio, is_big
+from clfeval.metrics.label_options import check_bool
+from clfeval.metrics.label_tables import binary_1d, labelled_matrix, ovr_tables, warn_single_label
+from clfeval.metrics.setwise import multilabel_setwise
 
 __all__ = ["confusion_matrix", "multilabel_confusion_matrix"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.labels import (
+from clfeval.inputs.labels import (
     as_1d,
     as_array,
     check_consistent_length,
@@ -22,8 +22,8 @@ from clfeval.labels import (
     target_kind,
     unique_sorted,
 )
-from clfeval.probability_inputs import read_scores
-from clfeval.sums import weighted_mean
+from clfeval.inputs.probabilities import read_scores
+from clfeval.formulas.sums import weighted_mean
 
 __all__ = ["hinge_loss"]
 

@@ -1,8 +1,8 @@
 """Confusion tables as scikit-learn's label metrics read them: over chosen labels (with scikit-learn's
 checks of ``labels``), one-vs-rest 2x2 tables per label, dense tables of pair-coded counts, and the
-trace, from the counts of :mod:`clfeval.counts` (dense) or :mod:`clfeval.sparse_counts` (pair-coded).
+trace, from the counts of :mod:`clfeval.statistics.counts` (dense) or :mod:`clfeval.statistics.sparse_counts` (pair-coded).
 
->>> from clfeval.counts import build_counts
+>>> from clfeval.statistics.counts import build_counts
 >>> kind, counts, true_labels, _ = build_counts([0, 1, 1, 2], [0, 1, 2, 2], None)
 >>> labelled_matrix(counts, true_labels, [2, 1]).tolist()
 [[1, 0], [1, 1]]
@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..counts import ConfusionCounts
-from ..exact_sums import UNIT_EXPONENT, is_big
-from ..sparse_counts import PairCounts, dense_limit_bytes, dense_refusal
+from clfeval.statistics.counts import ConfusionCounts
+from clfeval.formulas.exact_sums import UNIT_EXPONENT, is_big
+from clfeval.statistics.sparse_counts import PairCounts, dense_limit_bytes, dense_refusal
 
 __all__ = ["binary_1d", "unit_exponent_of", "ovr_tables", "table_trace", "dense_of_pairs", "labelled_matrix",
            "warn_single_label", "encode_hits"]
@@ -138,6 +138,6 @@ def encode_hits(labels: np.ndarray, present: np.ndarray) -> bool:
     >>> encode_hits(np.array([3, 1]), np.array([0, 1])), encode_hits(np.array(["x"]), np.array(["a", "b"]))
     (True, False)
     """
-    from ..labels import encode
+    from clfeval.inputs.labels import encode
 
     return bool((encode(labels, present) >= 0).any())

@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import measures
-from ..counts import build_counts
-from ..exact_sums import exact_div, is_big
-from ..exceptions import UndefinedMetricWarning
-from .label_tables import labelled_matrix
+from clfeval.formulas import measures
+from clfeval.statistics.counts import build_counts
+from clfeval.formulas.exact_sums import exact_div, is_big
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.metrics.label_tables import labelled_matrix
 
 __all__ = ["class_likelihood_ratios"]
 

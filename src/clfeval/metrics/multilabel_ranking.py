@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.labels import (
+from clfeval.inputs.labels import (
     as_array,
     as_score_array,
     check_consistent_length,
@@ -28,7 +28,7 @@ from clfeval.labels import (
     check_sample_weight,
     unique_sorted,
 )
-from clfeval.sums import weighted_mean
+from clfeval.formulas.sums import weighted_mean
 
 __all__ = [
     "coverage_error",

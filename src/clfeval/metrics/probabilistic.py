@@ -1,7 +1,7 @@
 """scikit-learn compatible probabilistic metrics: top-k accuracy, log loss, Brier score.
 
 Each function validates its input, encodes the classes, builds an additive statistic from
-:mod:`clfeval.sums` in one pass, and reads the metric off it. Arguments, defaults, results,
+:mod:`clfeval.formulas.sums` in one pass, and reads the metric off it. Arguments, defaults, results,
 warnings and errors follow scikit-learn 1.9.
 
 >>> log_loss(["spam", "ham", "ham", "spam"], [[.1, .9], [.9, .1], [.8, .2], [.35, .65]])
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.labels import (
+from clfeval.inputs.labels import (
     as_array,
     check_consistent_length,
     check_sample_weight,
@@ -25,9 +25,9 @@ from clfeval.labels import (
     target_kind,
     union_labels,
 )
-from clfeval.probability_inputs import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
-from clfeval.sklearn_pos_label import has_conventional_labels
-from clfeval.sums import BrierSum, LogLossSum, TopKHits
+from clfeval.inputs.probabilities import check_unit_interval, classes_and_codes, read_labels_1d, read_scores
+from clfeval.inputs.sklearn_pos_label import has_conventional_labels
+from clfeval.formulas.sums import BrierSum, LogLossSum, TopKHits
 
 __all__ = ["top_k_accuracy_score", "log_loss", "brier_score_loss"]
 

@@ -2,8 +2,8 @@
 ``precision_recall_curve``, ``average_precision_score`` and ``det_curve``.
 
 Same arguments, defaults, results and warnings as scikit-learn 1.9. Each function is thin: it
-validates, builds the score statistics (:mod:`clfeval.scores`) and reads them with the formulas
-of :mod:`clfeval.curves`.
+validates, builds the score statistics (:mod:`clfeval.statistics.scores`) and reads them with the formulas
+of :mod:`clfeval.formulas.curves`.
 
 >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
 0.75
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..curves import (
+from clfeval.formulas.curves import (
     average_precision,
     count_totals,
     det_points,
@@ -28,7 +28,7 @@ from ..curves import (
     roc_points,
     trapezoid,
 )
-from ..exact_sums import (
+from clfeval.formulas.exact_sums import (
     class_total_overflows,
     exact_average_precision,
     exact_pr_points,
@@ -37,8 +37,8 @@ from ..exact_sums import (
     ranking_weight_scale,
     sums_overflow,
 )
-from ..exceptions import UndefinedMetricWarning
-from ..labels import (
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.inputs.labels import (
     as_1d,
     as_array,
     as_score_array,
@@ -49,8 +49,8 @@ from ..labels import (
     target_kind,
     unique_sorted,
 )
-from ..scores import ScoreTable, pairwise_u_validated, rowwise_counts
-from ..sklearn_pos_label import label_mask, sklearn_pos_label
+from clfeval.statistics.scores import ScoreTable, pairwise_u_validated, rowwise_counts
+from clfeval.inputs.sklearn_pos_label import label_mask, sklearn_pos_label
 
 __all__ = [
     "auc",

@@ -1,6 +1,6 @@
 """Set-wise scores as scikit-learn computes them: per-label (or per-sample) tp/fp/fn/tn
 (:class:`SetwiseCounts`) over the labels chosen by ``average``, ``labels`` and ``pos_label``, the
-rates read from them with :mod:`clfeval.measures`, 0/0 replaced by ``zero_division`` (with
+rates read from them with :mod:`clfeval.formulas.measures`, 0/0 replaced by ``zero_division`` (with
 scikit-learn's warning), and the averages.
 
 >>> c = setwise_counts([0, 1, 1, 2], [0, 1, 2, 2], average="macro", labels=None, pos_label=1, sample_weight=None)
@@ -18,12 +18,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import measures
-from ..counts import MultilabelCounts, build_counts
-from ..exact_sums import scaled_floats, to_float
-from ..exceptions import UndefinedMetricWarning
-from .label_options import check_average, check_pos_label, multilabel_columns, select_binary_labels, zero_division_value
-from .label_tables import ovr_tables, unit_exponent_of
+from clfeval.formulas import measures
+from clfeval.statistics.counts import MultilabelCounts, build_counts
+from clfeval.formulas.exact_sums import scaled_floats, to_float
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.metrics.label_options import check_average, check_pos_label, multilabel_columns, select_binary_labels, zero_division_value
+from clfeval.metrics.label_tables import ovr_tables, unit_exponent_of
 
 __all__ = ["SetwiseCounts", "setwise_counts", "multilabel_setwise", "rate_of_counts", "prf_from_counts"]
 
@@ -89,7 +89,7 @@ def multilabel_setwise(y_true, y_pred, counts: MultilabelCounts, labels, average
     if labels is not None:
         cols = multilabel_columns(counts.n_labels, labels)
         if not np.array_equal(cols, np.arange(counts.n_labels)):
-            from ..labels import as_array
+            from clfeval.inputs.labels import as_array
 
             yt = as_array(y_true, "y_true")[:, cols]
             yp = as_array(y_pred, "y_pred")[:, cols]

@@ -4,7 +4,7 @@ A skill score compares a model's loss with the loss of the prior-only prediction
 predicts for every sample the (weighted) class proportions of ``y_true``:
 ``D^2 = 1 - loss(model) / loss(prior)``. Both losses come from the statistics that
 :func:`~clfeval.metrics.log_loss` and :func:`~clfeval.metrics.brier_score_loss` read their
-values from (:class:`clfeval.sums.LogLossSum`, :class:`clfeval.sums.BrierSum`), after the same
+values from (:class:`clfeval.formulas.sums.LogLossSum`, :class:`clfeval.formulas.sums.BrierSum`), after the same
 input checks. Arguments, results, warnings and errors follow scikit-learn 1.9.
 
 >>> round(d2_brier_score([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4]), 12)
@@ -19,14 +19,14 @@ from typing import Any
 import numpy as np
 
 from clfeval.exceptions import UndefinedMetricWarning
-from clfeval.labels import check_consistent_length
+from clfeval.inputs.labels import check_consistent_length
 from clfeval.metrics.probabilistic import (
     binary_target,
     probability_targets,
     read_scores,
     take_deprecated_y_pred,
 )
-from clfeval.sums import BrierSum, LogLossSum
+from clfeval.formulas.sums import BrierSum, LogLossSum
 
 __all__ = ["d2_log_loss_score", "d2_brier_score"]
 

@@ -18,18 +18,18 @@ defaults, attributes and drawing; ``from_evaluation`` adds clfeval's richer view
 
 from __future__ import annotations
 
-from .calibration import ReliabilityDisplay
-from .cd_diagram import CriticalDifferenceDisplay
-from .confusion import ConfusionMatrixDisplay
-from .costs import CostCurveDisplay, DecisionCurveDisplay
-from .det import DetCurveDisplay
-from .cross import CrossValidationCurveDisplay, FoldMetricsDisplay
-from .ovr import OneVsRestDisplay
-from .pr import PrecisionRecallDisplay
-from .roc import RocCurveDisplay
-from .save import render_pngs, save_pngs
-from .threshold import ThresholdMetricsDisplay
-from .threshold3d import ThresholdCurve3DDisplay
+from clfeval.plot.calibration import ReliabilityDisplay
+from clfeval.plot.cd_diagram import CriticalDifferenceDisplay
+from clfeval.plot.confusion import ConfusionMatrixDisplay
+from clfeval.plot.costs import CostCurveDisplay, DecisionCurveDisplay
+from clfeval.plot.det import DetCurveDisplay
+from clfeval.plot.cross import CrossValidationCurveDisplay, FoldMetricsDisplay
+from clfeval.plot.ovr import OneVsRestDisplay
+from clfeval.plot.pr import PrecisionRecallDisplay
+from clfeval.plot.roc import RocCurveDisplay
+from clfeval.plot.save import render_pngs, save_pngs
+from clfeval.plot.threshold import ThresholdMetricsDisplay
+from clfeval.plot.threshold3d import ThresholdCurve3DDisplay
 
 __all__ = [
     "ConfusionMatrixDisplay",

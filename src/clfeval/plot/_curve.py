@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 import numpy as np
 
-from ._style import MARK_GID, has_gid
+from clfeval.plot._style import MARK_GID, has_gid
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.collections import PolyCollection
     from matplotlib.lines import Line2D
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import Curve, CurveSet
-    from ..uncertainty import CurveBand
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import Curve, CurveSet
+    from clfeval.uncertainty import CurveBand
 
 __all__ = [
     "curves_of", "pick_curve", "model_name", "binary_evaluation", "ManyModels", "mark_point",
@@ -86,7 +86,7 @@ def binary_evaluation(
     y_true: Any, y_score: Any, *, pos_label: Any, sample_weight: Any, name: str | None
 ) -> Evaluation:
     """``clfeval.evaluate`` of binary scores, refusing other tasks with a pointer to the right display."""
-    from ..evaluation import evaluate
+    from clfeval.evaluation import evaluate
 
     ev = evaluate(y_true, y_score=y_score, pos_label=pos_label, sample_weight=sample_weight, name=name)
     if ev.task != "binary":
@@ -126,7 +126,7 @@ def check_band(
 ) -> CurveBand | None:
     """``band`` if it is None or a ``kind`` CurveBand; else a TypeError (naming ``allowed``) or
     a ValueError (a band of the other kind)."""
-    from ..uncertainty import CurveBand
+    from clfeval.uncertainty import CurveBand
 
     if band is None:
         return None

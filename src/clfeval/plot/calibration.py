@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from ..calibration.checks import STRATEGIES, check_choice, check_n_bins
-from ..calibration.functions import view_reliability
-from ..calibration.inputs import evaluation_inputs, read_inputs, resolve_view
-from ..calibration.results import ReliabilityCurve
-from ._curve import model_name
-from ._style import DECOR_GID, area_label, has_gid, refresh_legend, require_matplotlib, unit_square
+from clfeval.calibration.checks import STRATEGIES, check_choice, check_n_bins
+from clfeval.calibration.functions import view_reliability
+from clfeval.calibration.inputs import evaluation_inputs, read_inputs, resolve_view
+from clfeval.calibration.results import ReliabilityCurve
+from clfeval.plot._curve import model_name
+from clfeval.plot._style import DECOR_GID, area_label, has_gid, refresh_legend, require_matplotlib, unit_square
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
 
-    from ..evaluation import Evaluation
+    from clfeval.evaluation import Evaluation
 
 __all__ = ["ReliabilityDisplay"]
 

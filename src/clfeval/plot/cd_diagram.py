@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ._style import new_axes, require_matplotlib
+from clfeval.plot._style import new_axes, require_matplotlib
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
@@ -98,7 +98,7 @@ class CriticalDifferenceDisplay:
         """The diagram of a score table of shape (n_datasets, n_classifiers), higher = better
         unless ``higher_is_better=False``; ``test`` "nemenyi" (all pairs) or "bonferroni-dunn"
         (against ``control``)."""
-        from ..stats.ranks import bonferroni_dunn, nemenyi
+        from clfeval.stats.ranks import bonferroni_dunn, nemenyi
 
         if test == "nemenyi":
             res = nemenyi(scores, alpha=alpha, higher_is_better=higher_is_better, names=names)
@@ -126,7 +126,7 @@ class CriticalDifferenceDisplay:
         **plot_kwargs: Any,
     ) -> CriticalDifferenceDisplay:
         """The diagram of published average ranks over ``n_datasets`` data sets."""
-        from ..stats.ranks import critical_difference
+        from clfeval.stats.ranks import critical_difference
 
         ranks = np.asarray(average_ranks, dtype=np.float64)
         names = [f"classifier {i}" for i in range(ranks.size)] if names is None else names
@@ -137,7 +137,7 @@ class CriticalDifferenceDisplay:
 
     # -----------------------------------------------------------------------------------------
     def _groups(self) -> list[tuple[int, ...]]:
-        from ..stats.ranks import nemenyi_groups
+        from clfeval.stats.ranks import nemenyi_groups
 
         if self.test == "nemenyi":
             return nemenyi_groups(self.average_ranks, self.critical_difference)

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ._curve import model_name
-from ._style import new_axes, set_fitted_title, text_color_on
-from .display_api import Style, is_classifier, plain_axes, style_kwargs
+from clfeval.plot._curve import model_name
+from clfeval.plot._style import new_axes, set_fitted_title, text_color_on
+from clfeval.plot.display_api import Style, is_classifier, plain_axes, style_kwargs
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation import Evaluation
+    from clfeval.evaluation import Evaluation
 
 __all__ = ["ConfusionMatrixDisplay", "figure_size", "cell_text"]
 
@@ -202,8 +202,8 @@ class ConfusionMatrixDisplay:
         >>> d.confusion_matrix.tolist(), [[t.get_text() for t in row] for row in d.text_]
         ([[1.0, 0.0], [0.5, 0.5]], [['1', '0'], ['0.5', '0.5']])
         """
-        from ..labels import as_array, union_labels, unique_sorted
-        from ..metrics import confusion_matrix
+        from clfeval.inputs.labels import as_array, union_labels, unique_sorted
+        from clfeval.metrics import confusion_matrix
 
         if display_labels is None:
             if labels is None:

@@ -22,17 +22,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..cost_formulas import CostCurve, CostLine, DecisionCurve, cost_curve_of, decision_curve_of
-from ._curve import ManyModels, model_name
-from ._style import DECOR_GID, area_label, has_gid, new_axes, positive_suffix, refresh_legend
+from clfeval.results.cost_curves import CostCurve, CostLine, DecisionCurve, cost_curve_of, decision_curve_of
+from clfeval.plot._curve import ManyModels, model_name
+from clfeval.plot._style import DECOR_GID, area_label, has_gid, new_axes, positive_suffix, refresh_legend
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.collections import LineCollection
     from matplotlib.lines import Line2D
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import BinaryRanking
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import BinaryRanking
 
 __all__ = ["CostCurveDisplay", "DecisionCurveDisplay"]
 

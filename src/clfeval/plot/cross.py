@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._curve import BAND_ALPHA, BAND_GID, label_bands, pick_curve
-from ._style import fmt_number, new_axes, refresh_legend, set_fitted_title, unit_square
-from .pr import PR_DRAWSTYLE, draw_iso_f1, draw_prevalence, prevalence_of
-from .roc import draw_chance_diagonal
+from clfeval.plot._curve import BAND_ALPHA, BAND_GID, label_bands, pick_curve
+from clfeval.plot._style import fmt_number, new_axes, refresh_legend, set_fitted_title, unit_square
+from clfeval.plot.pr import PR_DRAWSTYLE, draw_iso_f1, draw_prevalence, prevalence_of
+from clfeval.plot.roc import draw_chance_diagonal
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..cross_evaluation import CrossEvaluation, MeanCurve
+    from clfeval.cross_evaluation import CrossEvaluation, MeanCurve
 
 __all__ = ["CrossValidationCurveDisplay", "FoldMetricsDisplay", "band_text", "DEFAULT_FOLD_METRICS"]
 
@@ -65,7 +65,7 @@ def band_text(band: str, level: float) -> str:
 
 
 def _check_cv(cv: Any) -> CrossEvaluation:
-    from ..cross_evaluation import CrossEvaluation
+    from clfeval.cross_evaluation import CrossEvaluation
 
     if not isinstance(cv, CrossEvaluation):
         raise TypeError(f"expected a CrossEvaluation (from clfeval.cross_evaluation.cross_evaluate), "

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .display_api import (
+from clfeval.plot.display_api import (
     binary_response, check_binary_predictions, deprecated_y_pred, estimator_name, plain_axes, positive_label_suffix,
 )
 
@@ -77,7 +77,7 @@ class DetCurveDisplay:
     ) -> DetCurveDisplay:
         """The DET curve of binary scores (``clfeval.metrics.det_curve``), as scikit-learn's;
         ``kwargs`` go to the curve's ``ax.plot``."""
-        from ..metrics import det_curve
+        from clfeval.metrics import det_curve
 
         y_score = deprecated_y_pred(y_score, y_pred)
         pos_label_shown, name = check_binary_predictions(y_true, y_score, sample_weight, pos_label, name)
@@ -89,7 +89,7 @@ class DetCurveDisplay:
     def plot(self, ax: Axes | None = None, *, name: str | None = None, **kwargs: Any) -> DetCurveDisplay:
         """Draw on ``ax`` (new pyplot axes if None); ``name`` (default ``estimator_name``) labels
         the curve, ``kwargs`` go to its ``ax.plot``."""
-        from ..uncertainty.checks import normal_quantile  # the probit scale of the axes
+        from clfeval.uncertainty.checks import normal_quantile  # the probit scale of the axes
 
         ax, fig = plain_axes(ax)
         self.ax_, self.figure_ = ax, fig

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ..sklearn_pos_label import has_conventional_labels
-from ..labels import as_array, check_consistent_length, target_kind
-from ._style import require_matplotlib
+from clfeval.inputs.sklearn_pos_label import has_conventional_labels
+from clfeval.inputs.labels import as_array, check_consistent_length, target_kind
+from clfeval.plot._style import require_matplotlib
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

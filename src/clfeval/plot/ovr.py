@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ._curve import curves_of
-from ._style import area_label, new_axes, refresh_legend, set_fitted_title, unit_square
-from .pr import ISO_F1, PR_DRAWSTYLE, draw_iso_f1
-from .roc import draw_chance_diagonal
+from clfeval.plot._curve import curves_of
+from clfeval.plot._style import area_label, new_axes, refresh_legend, set_fitted_title, unit_square
+from clfeval.plot.pr import ISO_F1, PR_DRAWSTYLE, draw_iso_f1
+from clfeval.plot.roc import draw_chance_diagonal
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import Curve
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import Curve
 
 __all__ = ["OneVsRestDisplay", "class_colors"]
 
@@ -104,7 +104,7 @@ class OneVsRestDisplay:
         **plot_kwargs: Any,
     ) -> OneVsRestDisplay:
         """One-vs-rest curves of (n, k) scores (columns in ``labels`` order), via ``clfeval.evaluate``."""
-        from ..evaluation import evaluate
+        from clfeval.evaluation import evaluate
 
         ev = evaluate(
             y_true, y_score=y_score, labels=labels, sample_weight=sample_weight,

@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._curve import (
+from clfeval.plot._curve import (
     BandOption, ManyModels, band_of, binary_evaluation, check_band, curve_title_name, draw_band, mark_point,
     model_name, pick_curve,
 )
-from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
-from .display_api import (
+from clfeval.plot._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
+from clfeval.plot.display_api import (
     as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, cv_fold_scores,
     deprecated_estimator_name, deprecated_y_pred, despine as despine_axes, estimator_name, plain_axes,
     style_kwargs, Style, curve_values, positive_label_suffix,
@@ -49,9 +49,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import BreakEvenPoint, Curve, OperatingPoint
-    from ..uncertainty import CurveBand
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import BreakEvenPoint, Curve, OperatingPoint
+    from clfeval.uncertainty import CurveBand
 
 __all__ = ["PrecisionRecallDisplay", "draw_iso_f1", "draw_prevalence", "prevalence_of", "positive_share", "ISO_F1"]
 
@@ -214,8 +214,8 @@ class PrecisionRecallDisplay(ManyModels):
         >>> d.average_precision, d.recall.tolist(), d.precision.tolist()
         (1.0, [1.0, 1.0, 0.5, 0.0], [0.6666666666666666, 1.0, 1.0, 1.0])
         """
-        from ..labels import as_array
-        from ..metrics import average_precision_score, precision_recall_curve
+        from clfeval.inputs.labels import as_array
+        from clfeval.metrics import average_precision_score, precision_recall_curve
 
         y = as_array(y_true, "y_true")
         y_score = deprecated_y_pred(y_score, y_pred)
@@ -241,8 +241,8 @@ class PrecisionRecallDisplay(ManyModels):
     ) -> PrecisionRecallDisplay:
         """One PR curve per fold of ``cross_validate(..., return_estimator=True,
         return_indices=True)``, as scikit-learn's."""
-        from ..labels import as_array
-        from ..metrics import average_precision_score, precision_recall_curve
+        from clfeval.inputs.labels import as_array
+        from clfeval.metrics import average_precision_score, precision_recall_curve
 
         precisions, recalls, aps, prevalences, fold_pos = [], [], [], [], None
         for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,

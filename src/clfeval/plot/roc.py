@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._curve import (
+from clfeval.plot._curve import (
     BandOption, ManyModels, band_of, binary_evaluation, check_band, curve_title_name, draw_band, mark_point,
     model_name, pick_curve,
 )
-from ._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
-from .display_api import (
+from clfeval.plot._style import DECOR_GID, area_label, positive_suffix, has_gid, new_axes, refresh_legend, threshold_text, unit_square
+from clfeval.plot.display_api import (
     Style, as_list, binary_response, check_binary_predictions, check_param_lengths, curve_line_kwargs, curve_values,
     cv_fold_scores, despine as despine_axes, estimator_name, plain_axes, positive_label_suffix, style_kwargs,
 )
@@ -44,9 +44,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.lines import Line2D
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import OperatingPoint
-    from ..uncertainty import CurveBand
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import OperatingPoint
+    from clfeval.uncertainty import CurveBand
 
 __all__ = ["RocCurveDisplay", "draw_chance_diagonal"]
 
@@ -145,7 +145,7 @@ class RocCurveDisplay(ManyModels):
         >>> d.roc_auc, d.ax_.get_ylabel()
         (1.0, 'True Positive Rate (Positive label: a)')
         """
-        from ..metrics import auc, roc_curve
+        from clfeval.metrics import auc, roc_curve
 
         pos_label_shown, name = check_binary_predictions(y_true, y_score, sample_weight, pos_label, name)
         fpr, tpr, thresholds = roc_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,
@@ -168,7 +168,7 @@ class RocCurveDisplay(ManyModels):
     ) -> RocCurveDisplay:
         """One ROC curve per fold of ``cross_validate(..., return_estimator=True,
         return_indices=True)``: each fold's estimator scored on its test rows, as scikit-learn's."""
-        from ..metrics import auc, roc_curve
+        from clfeval.metrics import auc, roc_curve
 
         fprs, tprs, aucs, fold_pos = [], [], [], None
         for y_test, y_score, fold_pos, w_test in cv_fold_scores(cv_results, X, y, sample_weight, response_method,

@@ -19,18 +19,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ._curve import model_name
-from ._style import require_matplotlib
-from .confusion import ConfusionMatrixDisplay, figure_size
-from .ovr import OneVsRestDisplay
-from .pr import PrecisionRecallDisplay
-from .roc import RocCurveDisplay
-from .threshold3d import ThresholdCurve3DDisplay
+from clfeval.plot._curve import model_name
+from clfeval.plot._style import require_matplotlib
+from clfeval.plot.confusion import ConfusionMatrixDisplay, figure_size
+from clfeval.plot.ovr import OneVsRestDisplay
+from clfeval.plot.pr import PrecisionRecallDisplay
+from clfeval.plot.roc import RocCurveDisplay
+from clfeval.plot.threshold3d import ThresholdCurve3DDisplay
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.figure import Figure
 
-    from ..evaluation import Evaluation
+    from clfeval.evaluation import Evaluation
 
 __all__ = ["save_pngs", "render_pngs", "slug"]
 
@@ -65,7 +65,7 @@ def _figure(figsize: tuple[float, float], dpi: float) -> Figure:
 
 
 def _write(fig: Figure, path: Path) -> Path:
-    from ..atomic import atomic_write
+    from clfeval.support.atomic import atomic_write
 
     try:
         with atomic_write(path, mode="wb") as f:

@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING, Any, Union
 
 import numpy as np
 
-from ..measure_registry import label as measure_label
-from ..score_kind import kind_of_range
-from ..threshold_sweep import SWEEP_METRICS
-from ._curve import PLOT_MAX_POINTS, ManyModels
-from ._style import new_axes, refresh_legend
+from clfeval.formulas.measure_registry import label as measure_label
+from clfeval.inputs.score_kind import kind_of_range
+from clfeval.results.threshold_sweep import SWEEP_METRICS
+from clfeval.plot._curve import PLOT_MAX_POINTS, ManyModels
+from clfeval.plot._style import new_axes, refresh_legend
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation import Evaluation
-    from ..operating_points import ThresholdPoint
+    from clfeval.evaluation import Evaluation
+    from clfeval.results.operating_points import ThresholdPoint
 
 __all__ = ["ThresholdMetricsDisplay", "metric_label", "mark_text", "step_path"]
 
@@ -45,7 +45,7 @@ _MARK_STYLES = ("--", ":", "-.", (0, (6, 2, 1, 2, 1, 2)))
 
 
 def metric_label(metric: str, beta: float | None = None) -> str:
-    """Legend text of a sweep column: its label in :mod:`clfeval.measure_registry`.
+    """Legend text of a sweep column: its label in :mod:`clfeval.formulas.measure_registry`.
 
     >>> metric_label("youden_j"), metric_label("fbeta", 2.0)
     ("Youden's J", 'F2')
@@ -126,7 +126,7 @@ class ThresholdMetricsDisplay(ManyModels):
         mark: MarkOption = None,
         **plot_kwargs: Any,
     ) -> ThresholdMetricsDisplay:
-        """``metrics`` (sweep columns: see :data:`clfeval.threshold_sweep.SWEEP_METRICS`) of
+        """``metrics`` (sweep columns: see :data:`clfeval.results.threshold_sweep.SWEEP_METRICS`) of
         ``ev``'s positive class (multi-class / multilabel: ``curve``, a class name) against the
         threshold. ``mark``: criteria (e.g. ``["youden", "max-f1"]``) or ThresholdPoints from
         ``ev.operating_point`` (for the criteria that need ``at=``) to mark by vertical lines.

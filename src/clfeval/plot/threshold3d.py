@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from ._curve import (
+from clfeval.plot._curve import (
     PLOT_MAX_POINTS,
     ManyModels,
     curve_title_name,
@@ -30,13 +30,13 @@ from ._curve import (
     model_name,
     pick_curve,
 )
-from ._style import area_label, new_axes, refresh_legend, threshold_text
+from clfeval.plot._style import area_label, new_axes, refresh_legend, threshold_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
 
-    from ..evaluation import Evaluation
-    from ..roc_pr import Curve, OperatingPoint
+    from clfeval.evaluation import Evaluation
+    from clfeval.statistics.rankings import Curve, OperatingPoint
 
 __all__ = ["ThresholdCurve3DDisplay", "far_walls", "ELEV", "AZIM"]
 

@@ -36,21 +36,21 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..column_roles import columns_html
-from .html_assets import BOOT_JS, CSP, CSS
-from .html_charts import BELOW_AXES_LEGEND as BELOW_AXES_LEGEND  # importable from here as before
-from .html_charts import PLOT_CONFIG, chart_div
-from .html_confusion import confusion_figure, confusion_table, confusion_width
-from .html_curves import bands_hint, curve_figure, threshold_figure
-from .html_cv import CV_LEVEL as CV_LEVEL  # importable from here as before
-from .html_cv import cross_validation_dict, cv_datas, cv_figures, cv_section
-from .html_decisions import decision_figures, decision_section
-from .html_format import esc
-from .html_format import script_json as _script_json  # the name tests/report/test_html.py reads
-from .html_header import clfeval_version, data_warnings, meta_rows, title_text
-from .html_model import Model, bands_dict, evaluation_list, page_models
-from .html_tables import HEADLINE as HEADLINE  # importable from here as before
-from .html_tables import cards, comparison_table, report_table, tests_section
+from clfeval.inputs.column_roles import columns_html
+from clfeval.report.html_assets import BOOT_JS, CSP, CSS
+from clfeval.report.html_charts import BELOW_AXES_LEGEND as BELOW_AXES_LEGEND  # importable from here as before
+from clfeval.report.html_charts import PLOT_CONFIG, chart_div
+from clfeval.report.html_confusion import confusion_figure, confusion_table, confusion_width
+from clfeval.report.html_curves import bands_hint, curve_figure, threshold_figure
+from clfeval.report.html_cv import CV_LEVEL as CV_LEVEL  # importable from here as before
+from clfeval.report.html_cv import cross_validation_dict, cv_datas, cv_figures, cv_section
+from clfeval.report.html_decisions import decision_figures, decision_section
+from clfeval.report.html_format import esc
+from clfeval.report.html_format import script_json as _script_json  # the name tests/report/test_html.py reads
+from clfeval.report.html_header import clfeval_version, data_warnings, meta_rows, title_text
+from clfeval.report.html_model import Model, bands_dict, evaluation_list, page_models
+from clfeval.report.html_tables import HEADLINE as HEADLINE  # importable from here as before
+from clfeval.report.html_tables import cards, comparison_table, report_table, tests_section
 
 __all__ = ["render_html", "write_html", "figures", "bands_dict", "cross_validation_dict"]
 
@@ -208,7 +208,7 @@ def _chunks(models: list[Model], title: str | None, plotly_js: str,
 
 
 def _figures_json(figs: list[dict[str, Any]]) -> str:
-    from .html_numbers import compact_figures, share_arrays
+    from clfeval.report.html_numbers import compact_figures, share_arrays
 
     return _script_json(share_arrays(compact_figures(figs)))
 
@@ -253,7 +253,7 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
     >>> out.name, out.stat().st_size > 1_000_000
     ('report.html', True)
     """
-    from ..atomic import atomic_write
+    from clfeval.support.atomic import atomic_write
 
     evaluations = evaluation_list(evaluations)
     models = page_models(evaluations, bands)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .html_assets import CLASS_COLORS, FONT_STACK
-from .html_format import esc, ptext
-from .html_model import Model
+from clfeval.report.html_assets import CLASS_COLORS, FONT_STACK
+from clfeval.report.html_format import esc, ptext
+from clfeval.report.html_model import Model
 
 __all__ = ["AXIS", "BELOW_AXES_LEGEND", "PLOT_CONFIG", "base_layout", "unit_square_layout", "view_menu",
            "curve_style", "rgba", "chart_div"]

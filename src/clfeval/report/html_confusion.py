@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .html_charts import base_layout
-from .html_format import DASH, as_number, esc, finite_number, fmt, fmt_count, ptext
-from .html_model import Model
-from .html_tables import value_cell
+from clfeval.report.html_charts import base_layout
+from clfeval.report.html_format import DASH, as_number, esc, finite_number, fmt, fmt_count, ptext
+from clfeval.report.html_model import Model
+from clfeval.report.html_tables import value_cell
 
 __all__ = ["confusion_width", "confusion_figure", "confusion_table"]
 
@@ -141,7 +141,7 @@ def confusion_table(m: Model) -> str:
         head = "".join(f'<th scope="col">{c.upper()}</th>' for c in cols)
         shown: list[int] = list(range(len(names)))
         if conf.get("cells") is not None:  # pair-coded: per-class counts of the best-supported classes
-            from .table import shown_classes
+            from clfeval.results.report import shown_classes
 
             shown, notice = shown_classes(m.report.get("rows") or [])
             cells = len(conf["cells"].get("count") or [])

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .html_assets import CLASS_COLORS
-from .html_charts import AXIS, base_layout, curve_style, rgba, unit_square_layout, view_menu
-from .html_format import as_number, finite_number, fmt_threshold, plot_values, ptext
-from .html_model import Model
+from clfeval.report.html_assets import CLASS_COLORS
+from clfeval.report.html_charts import AXIS, base_layout, curve_style, rgba, unit_square_layout, view_menu
+from clfeval.report.html_format import as_number, finite_number, fmt_threshold, plot_values, ptext
+from clfeval.report.html_model import Model
 
 __all__ = ["curve_figure", "threshold_figure", "bands_hint"]
 

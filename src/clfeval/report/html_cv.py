@@ -18,11 +18,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .html_assets import MODEL_COLORS
-from .html_charts import AXIS, PLOT_CONFIG, base_layout, chart_div, rgba, unit_square_layout
-from .html_format import DASH, as_number, esc, finite_number, fmt, plot_values, ptext
-from .html_model import Model, evaluation_list, is_cross_evaluation
-from .html_tables import value_cell
+from clfeval.report.html_assets import MODEL_COLORS
+from clfeval.report.html_charts import AXIS, PLOT_CONFIG, base_layout, chart_div, rgba, unit_square_layout
+from clfeval.report.html_format import DASH, as_number, esc, finite_number, fmt, plot_values, ptext
+from clfeval.report.html_model import Model, evaluation_list, is_cross_evaluation
+from clfeval.report.html_tables import value_cell
 
 __all__ = ["CV_LEVEL", "cross_validation_dict", "cv_figures", "cv_section", "cv_datas"]
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .html_charts import chart_div, unit_square_layout
-from .html_format import esc, fmt, fmt_threshold
-from .html_model import Model
+from clfeval.report.html_charts import chart_div, unit_square_layout
+from clfeval.report.html_format import esc, fmt, fmt_threshold
+from clfeval.report.html_model import Model
 
 __all__ = ["decision_figures", "decision_section"]
 

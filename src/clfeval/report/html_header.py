@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .html_format import DASH, as_number, fmt_count
-from .html_model import Model
+from clfeval.report.html_format import DASH, as_number, fmt_count
+from clfeval.report.html_model import Model
 
 __all__ = ["title_text", "meta_rows", "clfeval_version", "data_warnings"]
 
@@ -89,7 +89,7 @@ def meta_rows(models: list[Model]) -> list[tuple[str, str]]:
 
 def clfeval_version() -> str:
     """The version of clfeval that makes the page (named in its header and footer)."""
-    from .. import __version__
+    from clfeval import __version__
 
     return __version__
 

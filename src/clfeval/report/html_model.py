@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from numbers import Real
 from typing import Any
 
-from .html_assets import MODEL_COLORS
-from .html_format import as_number
+from clfeval.report.html_assets import MODEL_COLORS
+from clfeval.report.html_format import as_number
 
 __all__ = ["Model", "bands_dict", "is_cross_evaluation", "evaluation_list", "page_models"]
 

@@ -12,15 +12,15 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..measure_registry import MEASURES
-from .html_format import DASH, as_number, esc, finite_number, fmt, fmt_count
-from .html_model import Model
+from clfeval.formulas.measure_registry import MEASURES
+from clfeval.report.html_format import DASH, as_number, esc, finite_number, fmt, fmt_count
+from clfeval.report.html_model import Model
 
 __all__ = ["HEADLINE", "value_cell", "report_table", "cards", "comparison_table", "tests_section"]
 
 
 #: (key of report["overall"], display title, higher is better), titles and directions from
-#: :mod:`clfeval.measure_registry`
+#: :mod:`clfeval.formulas.measure_registry`
 HEADLINE: tuple[tuple[str, str, bool], ...] = tuple(
     (key, MEASURES[key].title, bool(MEASURES[key].higher_is_better))
     for key in ("accuracy", "balanced_accuracy", "mcc", "kappa", "roc_auc", "average_precision", "hamming_loss")
@@ -63,7 +63,7 @@ def _row_intervals(m: Model, row: int | str, summary: bool) -> dict[str, tuple[A
 def report_table(m: Model) -> str:
     """The classification report of one model: a row per class (or label), then the averages, each
     value with its confidence interval when the data hold intervals."""
-    from .table import title as column_title
+    from clfeval.results.report import title as column_title
 
     rep = m.report
     columns = list(rep.get("columns") or [])
@@ -77,7 +77,7 @@ def report_table(m: Model) -> str:
         return (f'<tr data-row="{esc(r.get("label"))}" data-kind="{kind}">'
                 f'<th scope="row">{esc(r.get("label"))}</th>{cells}</tr>')
 
-    from .table import shown_classes
+    from clfeval.results.report import shown_classes
 
     class_rows = rep.get("rows") or []
     shown, notice = shown_classes(class_rows)  # many classes: those with the most support

@@ -16,15 +16,15 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..measure_registry import MEASURES
-from .numbers import column_groups, interval_text, share_text
-from .table import shown_classes, title
-from .text import format_value
+from clfeval.formulas.measure_registry import MEASURES
+from clfeval.report.numbers import column_groups, interval_text, share_text
+from clfeval.results.report import shown_classes, title
+from clfeval.results.report_text import format_value
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..evaluation import Evaluation
+    from clfeval.evaluation import Evaluation
 
 __all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "print_split_table", "MAX_MATRIX_CLASSES"]
 

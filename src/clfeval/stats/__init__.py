@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._result import ConfidenceInterval, TestResult
-from .delong import delong, delong_auc_ci, delong_average, delong_average_ci
-from .mcnemar import mcnemar, mcnemar_table
-from .paired import paired_bootstrap_test, paired_permutation_test
-from .ranks import binomial_test, bonferroni_dunn, friedman, holm, holm_control, nemenyi, sign_test, wilcoxon
-from .resampled import (
+from clfeval.stats._result import ConfidenceInterval, TestResult
+from clfeval.stats.delong import delong, delong_auc_ci, delong_average, delong_average_ci
+from clfeval.stats.mcnemar import mcnemar, mcnemar_table
+from clfeval.stats.paired import paired_bootstrap_test, paired_permutation_test
+from clfeval.stats.ranks import binomial_test, bonferroni_dunn, friedman, holm, holm_control, nemenyi, sign_test, wilcoxon
+from clfeval.stats.resampled import (
     combined_ftest_5x2cv,
     corrected_repeated_kfold_ttest,
     corrected_resampled_ttest,
@@ -63,7 +63,7 @@ def __getattr__(name: str) -> Any:
     # bootstrap_ci lives in clfeval.uncertainty, which imports this package's result types:
     # importing it lazily keeps either import order working
     if name == "bootstrap_ci":
-        from ..uncertainty import bootstrap_ci
+        from clfeval.uncertainty import bootstrap_ci
 
         return bootstrap_ci
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from ._common import normal_pvalue, t_pvalue
-from ..curves import placement_values
-from ..labels import as_1d, as_array, as_score_array, check_consistent_length, target_kind
-from ..sklearn_pos_label import label_mask, sklearn_pos_label
-from ._result import ConfidenceInterval, TestResult, check_alternative, check_level
+from clfeval.stats._common import normal_pvalue, t_pvalue
+from clfeval.formulas.curves import placement_values
+from clfeval.inputs.labels import as_1d, as_array, as_score_array, check_consistent_length, target_kind
+from clfeval.inputs.sklearn_pos_label import label_mask, sklearn_pos_label
+from clfeval.stats._result import ConfidenceInterval, TestResult, check_alternative, check_level
 
 __all__ = ["delong", "delong_auc_ci", "delong_placements"]
 
@@ -165,7 +165,7 @@ def delong_auc_ci(
     s = _scores(y_score, "y_score", "delong_auc_ci")
     check_consistent_length(y_true=is_pos, y_score=s)
     auc, v = delong_placements(is_pos, s)
-    from ..uncertainty.checks import z_quantile
+    from clfeval.uncertainty.checks import z_quantile
 
     se = _auc_se(is_pos, v)
     half = z_quantile(level) * se
@@ -176,7 +176,7 @@ def _interval(estimate: float, se: float, alternative: str, bounds: tuple[float,
     """level -> (low, high): estimate +/- quantile * se; one-sided for one-sided alternatives."""
     from scipy import stats
 
-    from ..uncertainty.checks import normal_quantile
+    from clfeval.uncertainty.checks import normal_quantile
 
     def interval(level: float) -> tuple[float, float]:
         q = level if alternative != "two-sided" else 0.5 + level / 2
@@ -266,7 +266,7 @@ def delong_average_ci(
     >>> round(ci.estimate, 4), ci.method
     (0.7718, 'DeLong (one-vs-rest influence functions, macro)')
     """
-    from ..uncertainty.checks import z_quantile
+    from clfeval.uncertainty.checks import z_quantile
 
     level = check_level(level)
     estimate, influence = _average_auc_influence(y_true, y_score, labels, average)

@@ -18,8 +18,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..labels import check_classification_targets
-from ._result import TestResult, check_alternative
+from clfeval.inputs.labels import check_classification_targets
+from clfeval.stats._result import TestResult, check_alternative
 
 __all__ = ["mcnemar", "mcnemar_table", "MCNEMAR_METHODS"]
 
@@ -84,7 +84,7 @@ def _wald(b: int, c: int, n: int, z: float) -> tuple[float, float]:
 def _interval_fn(b: int, c: int, n: int | None, cells: tuple[int, int, int, int] | None, alternative: str):
     """level -> (low, high) of the accuracy difference; one-sided bounds for one-sided alternatives."""
 
-    from ..uncertainty.checks import z_quantile
+    from clfeval.uncertainty.checks import z_quantile
 
     def interval(level: float) -> tuple[float, float]:
         two_level = level if alternative == "two-sided" else 2 * level - 1

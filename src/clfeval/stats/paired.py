@@ -10,7 +10,7 @@ depends only on the confusion table, so the data reduce to the counts of the joi
 over those cells (per true class when stratified) and a permutation replicate a binomial
 number of swapped cases per discordant cell, vectorised over replicates; accuracy, error rate,
 MCC, kappa and balanced accuracy are evaluated for every replicate at once by the batched
-formulas of :mod:`clfeval.measures`, other label metrics by one weighted call per replicate
+formulas of :mod:`clfeval.formulas.measures`, other label metrics by one weighted call per replicate
 on the k x k cells. Any other callable resamples rows.
 
 >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from ..labels import as_array, check_consistent_length, encode, union_labels, unique_sorted
-from ..measure_registry import measures_of_kind
-from ..resampling import check_sampling, sampling_phrase
-from ._result import TestResult, check_alternative, check_level
+from clfeval.inputs.labels import as_array, check_consistent_length, encode, union_labels, unique_sorted
+from clfeval.formulas.measure_registry import measures_of_kind
+from clfeval.uncertainty.resampling import check_sampling, sampling_phrase
+from clfeval.stats._result import TestResult, check_alternative, check_level
 
 __all__ = ["paired_bootstrap_test", "paired_permutation_test"]
 
@@ -65,7 +65,7 @@ class _Metric:
     """A resolved metric: the callable, a display name, and whether its confusion table suffices."""
 
     def __init__(self, metric: Any) -> None:
-        from .. import metrics as cm
+        from clfeval import metrics as cm
 
         self.no_formula = False  # set when a batched formula disagreed with the metric
         if isinstance(metric, str):

@@ -31,8 +31,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._common import as_finite_floats
-from ._result import TestResult, check_alternative
+from clfeval.stats._common import as_finite_floats
+from clfeval.stats._result import TestResult, check_alternative
 
 __all__ = [
     "wilcoxon",
@@ -431,7 +431,7 @@ def critical_value(k: int, alpha: float = 0.05, test: PostHoc = "nemenyi") -> fl
     """
     from scipy import stats
 
-    from ..uncertainty.checks import normal_quantile
+    from clfeval.uncertainty.checks import normal_quantile
 
     alpha = _check_alpha(alpha)
     if isinstance(k, bool) or int(k) != k or k < 2:

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ._common import as_finite_floats, t_pvalue
-from ._result import TestResult, check_alternative
+from clfeval.stats._common import as_finite_floats, t_pvalue
+from clfeval.stats._result import TestResult, check_alternative
 
 __all__ = [
     "paired_ttest_5x2cv",

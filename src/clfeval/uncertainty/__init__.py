@@ -8,7 +8,7 @@ Everything works on the sufficient statistics, never on rows:
   sampling of its cells (the delta method, exact gradients of the report's measures, batched).
 * :func:`bootstrap_confusion` / :func:`bootstrap_ranking`: a bootstrap is a batch of resampled count
   tables, multinomial over the cells (stratified by true class by default), that the formulas of
-  :mod:`clfeval.measures` and :mod:`clfeval.curves` read all at once.
+  :mod:`clfeval.formulas.measures` and :mod:`clfeval.formulas.curves` read all at once.
 * :func:`bootstrap_ci`: percentile and BCa intervals of any vectorised statistic of a count table;
   BCa's jackknife runs over the cells (leave one count out of a cell, weighted by the cell count).
 * :func:`confusion_intervals`: every interval of the classification report in one dict;
@@ -33,24 +33,24 @@ One concept per module: :mod:`~clfeval.uncertainty.checks` (the normal quantile
 
 from __future__ import annotations
 
-from .bands import CurveBand, pr_band, roc_band, sensitivity_at_specificity, specificity_at_sensitivity
-from .bootstrap import (
+from clfeval.uncertainty.bands import CurveBand, pr_band, roc_band, sensitivity_at_specificity, specificity_at_sensitivity
+from clfeval.uncertainty.bootstrap import (
     bootstrap_ci,
     bootstrap_confusion,
     bootstrap_ranking,
     interval_from_replicates,
     jackknife_acceleration,
 )
-from .confusion_intervals import confusion_intervals, mover_average
-from .confusion_measures import AVERAGES, OVERALL, PER_CLASS  # noqa: F401
-from .delta import DELTA, DELTA_WEIGHTED, delta_method_name, delta_method_se  # noqa: F401
-from .proportions import KISH, PROPORTION_METHODS, proportion_ci  # noqa: F401
-from .ranking_intervals import auc_leave_one_out, ranking_intervals
+from clfeval.uncertainty.confusion_intervals import confusion_intervals, mover_average
+from clfeval.uncertainty.confusion_measures import AVERAGES, OVERALL, PER_CLASS  # noqa: F401
+from clfeval.uncertainty.delta import DELTA, DELTA_WEIGHTED, delta_method_name, delta_method_se  # noqa: F401
+from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, proportion_ci  # noqa: F401
+from clfeval.uncertainty.ranking_intervals import auc_leave_one_out, ranking_intervals
 
 # Also importable from here, as before the split (not in __all__, as before): AVERAGES, OVERALL,
 # PER_CLASS, DELTA, DELTA_WEIGHTED, delta_method_name, KISH; and _jackknife, the old private name of
 # bootstrap.jackknife, kept only because tests/test_uncertainty.py imports it.
-from .bootstrap import jackknife as _jackknife  # noqa: E402, F401
+from clfeval.uncertainty.bootstrap import jackknife as _jackknife  # noqa: E402, F401
 
 __all__ = [
     "PROPORTION_METHODS",

@@ -4,7 +4,7 @@
 the score cells of a BinaryRanking, :func:`sensitivity_at_specificity` and
 :func:`specificity_at_sensitivity` read one point of the ROC curve with its percentile interval.
 
->>> from clfeval.roc_pr import BinaryRanking
+>>> from clfeval.statistics.rankings import BinaryRanking
 >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
 >>> roc_band(r, [0.0, 1.0], n_resamples=100).kind
 'roc'
@@ -18,11 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from ..curves import cumulative_counts, interpolate_roc, roc_rates
-from ..resampling import check_sampling
-from ..stats._result import ConfidenceInterval, check_level
-from .bootstrap import bootstrap_method_name, interval_from_replicates, ranking_cells, replicates, warn_undefined
-from .checks import check_resamples
+from clfeval.formulas.curves import cumulative_counts, interpolate_roc, roc_rates
+from clfeval.uncertainty.resampling import check_sampling
+from clfeval.stats._result import ConfidenceInterval, check_level
+from clfeval.uncertainty.bootstrap import bootstrap_method_name, interval_from_replicates, ranking_cells, replicates, warn_undefined
+from clfeval.uncertainty.checks import check_resamples
 
 __all__ = ["CurveBand", "roc_band", "pr_band", "sensitivity_at_specificity", "specificity_at_sensitivity"]
 
@@ -130,7 +130,7 @@ def roc_band(
     conditional on the class, so the replicates redraw each class with its own total
     (``sampling="stratified"``) by default; "cross-sectional" also redraws the prevalence.
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> band = roc_band(r, [0.0, 0.5, 1.0], n_resamples=200, seed=0)
     >>> band.estimate.round(3).tolist()
@@ -155,7 +155,7 @@ def pr_band(
     Precision at recall r is that of the first threshold (from the top) whose recall reaches r,
     the step function average precision integrates. Default grid: 0, 0.01, ..., 1.
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 0, 1, 1, 0, 0], bool))
     >>> pr_band(r, [0.5, 1.0], n_resamples=200, seed=0).estimate.round(3).tolist()
     [0.667, 0.75]
@@ -178,7 +178,7 @@ def sensitivity_at_specificity(
     bootstrap percentile interval (over the score cells, each class redrawn with its own total
     by default, as :func:`roc_band`). Arrays of specificities give arrays.
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> round(sensitivity_at_specificity(r, 0.5, n_resamples=200).estimate, 3)
     1.0
@@ -203,7 +203,7 @@ def specificity_at_sensitivity(
     bootstrap percentile interval (over the score cells, each class redrawn with its own total
     by default, as :func:`roc_band`). Arrays of sensitivities give arrays.
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> round(specificity_at_sensitivity(r, 1.0, n_resamples=200).estimate, 3)
     0.667

@@ -1,8 +1,8 @@
 """The bootstrap over the cells of a count table: replicates, jackknife, percentile and BCa intervals.
 
 A bootstrap is a batch of resampled count tables, multinomial over the cells
-(:mod:`clfeval.resampling`: all cells together, or each true class with its own total), that the
-vectorised formulas of :mod:`clfeval.measures` and :mod:`clfeval.curves` read all at once.
+(:mod:`clfeval.uncertainty.resampling`: all cells together, or each true class with its own total), that the
+vectorised formulas of :mod:`clfeval.formulas.measures` and :mod:`clfeval.formulas.curves` read all at once.
 :func:`bootstrap_confusion` and :func:`bootstrap_ranking` return the replicates;
 :func:`bootstrap_ci` the percentile or BCa interval of any vectorised statistic, from
 :func:`replicates`, :func:`jackknife` (over the cells) and :func:`interval_from_replicates`.
@@ -20,11 +20,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..exceptions import UndefinedMetricWarning
-from ..resampling import CHUNK_ELEMENTS, check_sampling, resampled_tables, sampling_phrase
-from ..stats._result import ConfidenceInterval, check_level
-from .checks import check_choice, check_resamples, float_or_array, normal_quantile
-from .confusion_measures import check_table
+from clfeval.exceptions import UndefinedMetricWarning
+from clfeval.uncertainty.resampling import CHUNK_ELEMENTS, check_sampling, resampled_tables, sampling_phrase
+from clfeval.stats._result import ConfidenceInterval, check_level
+from clfeval.uncertainty.checks import check_choice, check_resamples, float_or_array, normal_quantile
+from clfeval.uncertainty.confusion_measures import check_table
 
 __all__ = [
     "bootstrap_confusion",
@@ -64,11 +64,11 @@ def bootstrap_confusion(
 ) -> np.ndarray:
     """``n_resamples`` bootstrap replicates of a (k, k) confusion table, as a (B, k, k) int64 array.
 
-    Each replicate is a multinomial draw over the cells (:mod:`clfeval.resampling`): with
+    Each replicate is a multinomial draw over the cells (:mod:`clfeval.uncertainty.resampling`): with
     ``sampling="cross-sectional"`` (the default) all cells together with the grand total, so
     class supports vary as they do between test sets; with "stratified" each row (true class)
     with its own total. ``stratify`` is the deprecated spelling (True: "stratified"). Same
-    ``seed``, same replicates. Any formula of :mod:`clfeval.measures` then evaluates every
+    ``seed``, same replicates. Any formula of :mod:`clfeval.formulas.measures` then evaluates every
     replicate in one call.
 
     >>> reps = bootstrap_confusion(np.array([[8, 2], [1, 9]]), 5, seed=0, sampling="stratified")
@@ -127,7 +127,7 @@ def bootstrap_ranking(
     every replicate's AUC at once. Memory is B x 2 x D counts: for long rankings use
     :func:`ranking_intervals` or :func:`bootstrap_ci`, which stream the replicates.
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.array([0.9, 0.5, 0.1]), np.array([0, 1, 2]), np.array([2, 1, 0]))
     >>> bootstrap_ranking(r, 3, seed=1, sampling="stratified").sum(axis=2).tolist()
     [[3, 3], [3, 3], [3, 3]]
@@ -145,7 +145,7 @@ def replicates(
 ) -> Any:
     """``statistic`` evaluated on every replicate of ``cells``: a (B, ...) array, or a dict of them.
 
-    The replicates are drawn in chunks by :func:`clfeval.resampling.resampled_tables` (``sampling``
+    The replicates are drawn in chunks by :func:`clfeval.uncertainty.resampling.resampled_tables` (``sampling``
     "cross-sectional" or "stratified"; each cell's share smoothed by ``smoothing``), so only
     the statistic's values are kept. Same ``seed``, same values.
 

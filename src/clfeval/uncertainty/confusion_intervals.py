@@ -2,7 +2,7 @@
 
 Analytic intervals (binomial proportions, MOVER averages by :func:`mover_average`, the delta
 method on the logit or Fisher-z scale), or the percentile / BCa bootstrap over the cells, all in
-one :class:`~clfeval.interval_results.Intervals` dict laid out like the report.
+one :class:`~clfeval.results.intervals.Intervals` dict laid out like the report.
 
 >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]))
 >>> d["per_class"]["recall"].low.round(3).tolist()
@@ -15,14 +15,14 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .. import measures as m
-from ..interval_results import Intervals
-from ..interval_scales import transformed_interval
-from ..measure_gradients import f_column
-from ..measure_registry import undefined_because
-from ..resampling import check_sampling, smoothing_of
-from ..stats._result import ConfidenceInterval, check_level
-from .bootstrap import (
+from clfeval.formulas import measures as m
+from clfeval.results.intervals import Intervals
+from clfeval.uncertainty.scales import transformed_interval
+from clfeval.formulas.measure_gradients import f_column
+from clfeval.formulas.measure_registry import undefined_because
+from clfeval.uncertainty.resampling import check_sampling, smoothing_of
+from clfeval.stats._result import ConfidenceInterval, check_level
+from clfeval.uncertainty.bootstrap import (
     bootstrap_method_name,
     integer_cells,
     interval_from_replicates,
@@ -30,8 +30,8 @@ from .bootstrap import (
     jackknife_acceleration,
     replicates,
 )
-from .checks import check_choice, check_resamples, float_or_array, z_quantile
-from .confusion_measures import (
+from clfeval.uncertainty.checks import check_choice, check_resamples, float_or_array, z_quantile
+from clfeval.uncertainty.confusion_measures import (
     AVERAGES,
     MEASURE_RANGES,
     OVERALL,
@@ -40,8 +40,8 @@ from .confusion_measures import (
     confusion_metrics,
     mcc_undefined,
 )
-from .delta import DELTA, DELTA_WEIGHTED, delta_method_name
-from .proportions import KISH, PROPORTION_METHODS, proportion_ci
+from clfeval.uncertainty.delta import DELTA, DELTA_WEIGHTED, delta_method_name
+from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, proportion_ci
 
 __all__ = ["confusion_intervals", "mover_average"]
 
@@ -84,7 +84,7 @@ def confusion_intervals(
           "notes": [str, ...],                              # why any interval is NaN or degenerate
         }
 
-    The dict is an :class:`~clfeval.interval_results.Intervals`: its ``repr`` lists every number
+    The dict is an :class:`~clfeval.results.intervals.Intervals`: its ``repr`` lists every number
     like the report, ``to_frame()`` gives one row per number. Every ConfidenceInterval carries
     ``estimate`` (the report's value), ``low``, ``high``, ``level``, ``standard_error`` (where the
     interval is estimate +/- z se: the delta method and Wald; else None) and ``method``, the
@@ -98,10 +98,10 @@ def confusion_intervals(
       classes' score intervals by MOVER; F-beta, the other macro and weighted averages, MCC and
       Cohen's kappa use the delta method, with two guards that the coverage simulation
       (``benchmarks/coverage.py``) asked for: the variance is taken at the table smoothed by
-      1/k of a case per cell (:func:`clfeval.resampling.smoothing_of`; an empty cell would
+      1/k of a case per cell (:func:`clfeval.uncertainty.resampling.smoothing_of`; an empty cell would
       give no variance at all), and the interval is formed on the logit scale (Fisher's z for
       MCC and kappa, on [-1, 1]), so it stays inside the range and follows its skew
-      (:func:`clfeval.interval_scales.transformed_interval`). ``standard_error`` is the plain delta method's, at the
+      (:func:`clfeval.uncertainty.scales.transformed_interval`). ``standard_error`` is the plain delta method's, at the
       observed table (as statsmodels and textbooks give it); the interval is not estimate +/- z
       times it.
     * bootstrap / bca: every entry from the same ``n_resamples`` multinomial resamples of the
@@ -117,7 +117,7 @@ def confusion_intervals(
       (k, k) sums of squared weights per cell, and ``n_cases``, the number of cases; analytic
       only. Proportions then use Kish's effective number of cases, (sum w)^2 / sum w^2 of their
       denominator's cells (Korn & Graubard 1998), and the delta method the variance of
-      weighted cases, sum over cells of g^2 sum w^2 (:mod:`clfeval.influence`). With unit
+      weighted cases, sum over cells of g^2 sum w^2 (:mod:`clfeval.uncertainty.influence`). With unit
       weights both equal the unweighted intervals.
 
     An interval is NaN exactly where its metric is undefined (0/0, see ``notes``); MCC, which the
@@ -295,9 +295,9 @@ def _analytic(
         )
     delta_keys = [("per_class", fname)] + [(a, nm) for a in ("macro", "weighted") for nm in _names(fname)]
     delta_keys += [("overall", "balanced_accuracy"), ("overall", "mcc"), ("overall", "kappa")]
-    from ..measure_gradients import confusion_variances
+    from clfeval.formulas.measure_gradients import confusion_variances
 
-    # the delta method at the table smoothed by 1/k of a case per cell (clfeval.resampling): an
+    # the delta method at the table smoothed by 1/k of a case per cell (clfeval.uncertainty.resampling): an
     # empty cell would otherwise give its measures no variance at all
     if squares is None:
         plain = confusion_variances(cm, cm, cm.sum(axis=(-2, -1)), beta)

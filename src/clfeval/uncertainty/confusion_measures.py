@@ -3,7 +3,7 @@
 :func:`check_table` reads a confusion table (array, ConfusionCounts or ConfusionMatrix);
 :func:`confusion_metrics` gives every interval-bearing number of the report for tables of shape
 (..., k, k), from :func:`rates` (the per-class rates) and :func:`nan_average` (the macro and
-weighted averages, undefined classes left out). :mod:`clfeval.influence` reads the multilabel
+weighted averages, undefined classes left out). :mod:`clfeval.uncertainty.influence` reads the multilabel
 averages from the same helpers.
 
 >>> d = confusion_metrics(np.array([[[8, 2], [1, 9]], [[5, 5], [5, 5]]]), None)
@@ -17,10 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import measures as m
-from ..measure_gradients import f_column
-from ..measure_registry import MEASURES, fbeta_measure, measures_of_kind
-from .checks import first_bad
+from clfeval.formulas import measures as m
+from clfeval.formulas.measure_gradients import f_column
+from clfeval.formulas.measure_registry import MEASURES, fbeta_measure, measures_of_kind
+from clfeval.uncertainty.checks import first_bad
 
 __all__ = [
     "PER_CLASS",
@@ -88,7 +88,7 @@ def check_table(counts: Any, *, batch: bool = True) -> tuple[np.ndarray, np.ndar
 
 
 #: The report's per-class rates: the registry's rates of one-vs-rest counts in the report, in its
-#: order (the F column renamed by ``beta``: :func:`clfeval.measure_gradients.f_column`).
+#: order (the F column renamed by ``beta``: :func:`clfeval.formulas.measure_gradients.f_column`).
 PER_CLASS = tuple(mm.name for mm in measures_of_kind("per_class") if mm.in_report)
 #: The report's numbers of the whole table: the registry's overall measures with a formula of
 #: the (k, k) table (not the multilabel Hamming loss).

@@ -1,7 +1,7 @@
 """The delta method: standard errors of functions of a confusion table under multinomial sampling.
 
 :func:`delta_method_se` takes the exact gradients of the report's measures
-(:mod:`clfeval.measure_gradients`) or numerical ones (:func:`clfeval.influence.linearized_variance`);
+(:mod:`clfeval.formulas.measure_gradients`) or numerical ones (:func:`clfeval.uncertainty.influence.linearized_variance`);
 :data:`DELTA`, :data:`DELTA_WEIGHTED` and :func:`delta_method_name` name the report's
 delta-method intervals.
 
@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from .checks import float_or_array
-from .confusion_measures import MEASURE_RANGES, check_table
+from clfeval.uncertainty.checks import float_or_array
+from clfeval.uncertainty.confusion_measures import MEASURE_RANGES, check_table
 
 __all__ = ["DELTA", "DELTA_WEIGHTED", "delta_method_name", "delta_method_se"]
 
@@ -52,7 +52,7 @@ def delta_method_se(
     Analysis, 3rd ed., section 16.1). Cells with count 0 add nothing. The measures of whole tables
     (``measures.accuracy``, ``error_rate``, ``balanced_accuracy``, ``matthews_corrcoef``,
     ``cohen_kappa``, also ``functools.partial(cohen_kappa, weights=...)``) take their exact
-    gradients (:mod:`clfeval.measure_gradients`): for Cohen's kappa this is the large-sample
+    gradients (:mod:`clfeval.formulas.measure_gradients`): for Cohen's kappa this is the large-sample
     variance of Fleiss, Cohen & Everitt (1969), statsmodels' ``cohens_kappa(...).std_kappa``.
     Any other ``func`` is differentiated numerically (central differences with a step of 1e-5
     of each cell, all cells of all tables in one batched call; about 10 correct digits).
@@ -62,8 +62,8 @@ def delta_method_se(
     >>> round(float(se), 6), round((0.8 * 0.2 / 100) ** 0.5, 6)
     (0.04, 0.04)
     """
-    from ..influence import linearized_variance
-    from ..measure_gradients import gradient_of, table_variance
+    from clfeval.uncertainty.influence import linearized_variance
+    from clfeval.formulas.measure_gradients import gradient_of, table_variance
 
     table, _ = check_table(counts)
     cm = table.astype(np.float64)

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..stats._result import ConfidenceInterval, check_level
-from .checks import check_choice, first_bad, float_or_array, z_quantile
+from clfeval.stats._result import ConfidenceInterval, check_level
+from clfeval.uncertainty.checks import check_choice, first_bad, float_or_array, z_quantile
 
 __all__ = ["PROPORTION_METHODS", "KISH", "proportion_ci"]
 

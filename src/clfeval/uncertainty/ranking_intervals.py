@@ -2,7 +2,7 @@
 
 :func:`ranking_intervals` resamples a BinaryRanking's counts per distinct score;
 :func:`auc_leave_one_out` gives BCa's jackknife of the AUC in closed form. The report's own
-intervals of the areas are in :mod:`clfeval.area_intervals`.
+intervals of the areas are in :mod:`clfeval.uncertainty.area_intervals`.
 
 >>> values, weights = auc_leave_one_out(np.array([[0, 1, 1], [1, 1, 0]]))  # AUC 0.875
 >>> values.round(4).tolist(), weights.tolist()
@@ -15,10 +15,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..curves import average_precision, roc_auc
-from ..resampling import check_sampling
-from ..stats._result import ConfidenceInterval, check_level
-from .bootstrap import (
+from clfeval.formulas.curves import average_precision, roc_auc
+from clfeval.uncertainty.resampling import check_sampling
+from clfeval.stats._result import ConfidenceInterval, check_level
+from clfeval.uncertainty.bootstrap import (
     bootstrap_method_name,
     interval_from_replicates,
     jackknife,
@@ -27,7 +27,7 @@ from .bootstrap import (
     replicates,
     warn_undefined,
 )
-from .checks import check_choice, check_resamples, float_or_array
+from clfeval.uncertainty.checks import check_choice, check_resamples, float_or_array
 
 __all__ = ["auc_leave_one_out", "ranking_intervals"]
 
@@ -81,9 +81,9 @@ def ranking_intervals(
     ``interval="bca"`` takes ROC AUC's jackknife in closed form (from the Mann-Whitney
     placements) and AP's over the score cells. These are the plain percentile and BCa intervals;
     the report's intervals of the areas, chosen by their coverage, are
-    :func:`clfeval.area_intervals.ranking_area_intervals`. Cost: B x (number of distinct scores).
+    :func:`clfeval.uncertainty.area_intervals.ranking_area_intervals`. Cost: B x (number of distinct scores).
 
-    >>> from clfeval.roc_pr import BinaryRanking
+    >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(8.0)[::-1], None, np.array([1, 1, 0, 1, 0, 1, 0, 0], bool))
     >>> d = ranking_intervals(r, n_resamples=500, seed=3)
     >>> round(d["roc_auc"].estimate, 4), d["roc_auc"].low <= 0.8125 <= d["roc_auc"].high

@@ -1,0 +1,130 @@
+"""What the ``clfeval`` command shows and writes: the terminal's console (:func:`console_for`), the
+report's terminal view and files (:func:`show_report`), and :class:`Outputs`, the JSON, HTML and
+PNG files asked for: checked before any input is read, rendered once everything is computed, then
+written all together or not at all (:mod:`clfeval.support.staged_outputs`).
+
+>>> outputs = Outputs(None, None, None)
+>>> outputs.to_stdout, outputs.plan.files
+(False, [])
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from clfeval.cli.options import PROG, UsageError
+from clfeval.support.staged_outputs import OutputConflict, OutputPlan
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from clfeval.cli.report_options import ReportOptions
+    from clfeval.evaluation import Evaluation
+
+__all__ = ["Outputs", "console_for", "show_report"]
+
+
+def console_for(stderr: bool = False) -> Console:
+    """The terminal report's console; on standard error when an output (``--json -``) takes standard output."""
+    from rich.console import Console
+
+    # piped output keeps whole lines (no wrapping at 80 columns)
+    if (sys.stderr if stderr else sys.stdout).isatty():
+        return Console(stderr=stderr)
+    return Console(stderr=stderr, width=max(100, shutil.get_terminal_size((120, 24)).columns))
+
+
+def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, options: ReportOptions,
+                outputs: Outputs, notices: list[str], columns_used: dict[str, Any] | None) -> None:
+    """``report``'s notices (standard error), its terminal view, then its files."""
+    for notice in notices:
+        print(f"{PROG}: {notice}", file=sys.stderr)
+    console = console_for(outputs.to_stdout)
+    from clfeval.report.terminal import print_binning, print_evaluation, print_intervals, print_thresholds
+
+    print_evaluation(ev, console)
+    print_binning(ev, console)
+    print_thresholds(ev, thresholds, console)
+    extra: dict[str, Any] | None = None
+    if options.ci is not None:
+        console.print()
+        print_intervals(ev, intervals, console)
+        from clfeval.evaluation import intervals_to_plain
+
+        extra = {"intervals": intervals_to_plain(intervals)}
+    extra = {**thresholds, **(extra or {}), **({"columns": columns_used} if columns_used else {})}
+    html_items = None
+    if options.ci is not None or options.costs is not None or columns_used:
+        item = {**ev.to_dict(), **extra}
+        if options.html is not None and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
+            from clfeval.report.html import bands_dict
+
+            item["bands"] = bands_dict(ev, options.level)
+        html_items = [item]
+    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
+
+
+class Outputs:
+    """The files asked for: checked before any input is read (see :class:`OutputPlan`), rendered
+    once everything is computed, then written all together or not at all."""
+
+    def __init__(self, json_path: str | None, html_path: str | None, png_dir: str | None,
+                 inputs: Sequence[tuple[str, str | None]] = ()) -> None:
+        self.html = html_path
+        try:
+            self.plan = OutputPlan([("--json", json_path), ("--html", html_path)], png_dir, inputs)
+        except OutputConflict as exc:
+            raise UsageError(str(exc)) from None
+        self.to_stdout = self.plan.to_stdout
+
+    def write(self, evaluations: list[Evaluation], title: str, console: Console,
+              json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None,
+              html_tests: list[dict[str, Any]] | None = None, model_extras: list[dict[str, Any]] | None = None
+              ) -> None:
+        """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
+        intervals) replace the evaluations in the HTML page; ``model_extras``: entries added to each
+        model's dict (JSON and HTML) when there are several."""
+        contents = []
+        if model_extras is not None and html_items is None:
+            html_items = [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras)]
+        for out in self.plan.files:
+            if out.option == "--json":
+                contents.append(_json_of(evaluations, json_extra, model_extras).encode())
+            else:
+                from clfeval.report.html import render_html
+
+                contents.append(render_html(html_items or evaluations, title=title, tests=html_tests).encode())
+        pngs: list[tuple[str, bytes]] = []
+        if self.plan.png is not None:
+            from clfeval.plot import render_pngs
+
+            pngs = render_pngs(evaluations if len(evaluations) > 1 else evaluations[0])
+        try:
+            self.plan.write(contents, pngs)
+        except OutputConflict as exc:  # a plot named like another output: known only now, still nothing written
+            raise UsageError(str(exc)) from None
+        for out in self.plan.files:
+            console.print(f"wrote the {out.option[2:].upper()} to standard output" if out.path is None
+                          else f"wrote {out.shown}")
+        if pngs and self.plan.png is not None:
+            console.print(f"wrote {len(pngs)} PNG files to {self.plan.png.shown.rstrip('/')}/: "
+                          f"{', '.join(name for name, _ in pngs)}")
+
+
+def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None,
+             model_extras: list[dict[str, Any]] | None = None) -> str:
+    """One evaluation's dict (plus ``extra`` entries), or {"models": [...], **extra} for several
+    (each model's dict with its ``model_extras`` entries)."""
+    import json
+
+    from clfeval.evaluation import json_safe
+
+    if len(evaluations) == 1:
+        data = {**evaluations[0].to_dict(), **(extra or {})}
+    else:
+        data = {"models": [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras or [{}] * len(evaluations))],
+                **(extra or {})}
+    return json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n"
