@@ -35,8 +35,8 @@ import sklearn.metrics as skm
 from bench_io import machine_info, write_text_atomic
 
 import clfeval
-from clfeval import measures as m
-from clfeval.counts import ConfusionCounts
+from clfeval.formulas import measures as m
+from clfeval.statistics.counts import ConfusionCounts
 from clfeval.uncertainty import bootstrap_ci
 
 RESULTS = Path(__file__).resolve().parent / "results"
