@@ -61,7 +61,12 @@ def main() -> int:
     args = parser.parse_args()
 
     if not statuses():  # generate the mutants and map tests to functions; runs no mutant
-        mutmut("run", "--max-children", str(args.jobs), "no-such-mutant")
+        done = mutmut("run", "--max-children", str(args.jobs), "no-such-mutant")
+        said = done.stdout + done.stderr
+        if "failed to collect stats" in said or "clean tests failed" in said.lower():
+            print("the selected tests fail without any mutant (mutmut's clean run); fix that first:\n"
+                  + said[-3000:], file=sys.stderr)
+            return 1
     names = sorted(statuses())
     if not names:
         print("mutmut generated no mutants; see `python -m mutmut run` for why", file=sys.stderr)

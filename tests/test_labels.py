@@ -114,6 +114,14 @@ def test_as_array_object_booleans_become_bool():
         (pa.array([None, 1, 2]), 1, "0"),
         (pa.chunked_array([[1, 2], [None, 4]]), 1, "2"),
         (np.array([[0.0, 1.0], [np.nan, 0.0]]), 1, r"\(1, 0\)"),
+        # object columns: the dataframe library's own null check stands for clfeval's scan
+        (pd.Series(["a", float("nan"), "b"], dtype=object), 1, "1"),
+        (pd.Series(["a", "b", pd.NA], dtype=object), 1, "2"),
+        (pd.DataFrame({"a": ["x", "y"], "b": ["z", None]}), 1, r"\(1, 1\)"),
+        (pa.chunked_array([["a"], [None, "b"]]), 1, "1"),
+        # ... except polars' Object columns, which hold Python objects: a NaN there is not null
+        (pl.Series(["a", float("nan")], dtype=pl.Object), 1, "1"),
+        (pl.DataFrame({"a": pl.Series([float("nan"), "a"], dtype=pl.Object)}), 1, r"\(0, 0\)"),
     ],
 )
 def test_missing_values_are_named(values, count, first):

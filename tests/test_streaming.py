@@ -373,8 +373,7 @@ def test_string_labels_pos_label_kept_and_warn_off():
 @settings(max_examples=80, deadline=None)
 @given(data=st.data())
 def test_merging_two_runs_equals_merging_by_sorting(data):
-    from clfeval.evaluation import merge_rankings
-    from clfeval.streaming import _merge_two
+    from clfeval.statistics.ranking_merges import merge_rankings, merge_two
 
     def ranking():
         n = data.draw(st.integers(0, 30))
@@ -396,7 +395,7 @@ def test_merging_two_runs_equals_merging_by_sorting(data):
     a, b = ranking(), ranking()
     if a is None or b is None:
         return
-    got, want = _merge_two(a, b), merge_rankings([a, b])
+    got, want = merge_two(a, b), merge_rankings([a, b])
     assert got.scores.tolist() == want.scores.tolist()
     np.testing.assert_allclose(np.asarray(got.pos, dtype=float), np.asarray(want.pos, dtype=float), rtol=1e-12)
     np.testing.assert_allclose(np.asarray(got.negatives(), dtype=float), np.asarray(want.negatives(), dtype=float),

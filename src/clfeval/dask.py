@@ -35,6 +35,7 @@ import os
 import inspect
 import warnings
 from collections.abc import Sequence
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,12 +51,13 @@ except ImportError as _exc:  # pragma: no cover - depends on the environment
 import numpy as np
 
 from clfeval.evaluation import Evaluation
-from clfeval.inputs.evaluate_arguments import check_threshold, resolve_labels
+from clfeval.inputs.evaluate_arguments import resolve_labels
+from clfeval.inputs.evaluate_options import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, EvaluateOptions, StreamSettings
 from clfeval.exceptions import ScoresBinnedWarning, ValuesError
 from clfeval.inputs.labels import as_array, as_score_array, union_labels, unique_sorted
 from clfeval.inputs.checks import compression_of, data_suffix, stem_of
 from clfeval.inputs.score_kind import default_threshold, kind_of_range
-from clfeval.streaming import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, StreamingEvaluation
+from clfeval.streaming import StreamingEvaluation
 
 __all__ = ["evaluate", "evaluate_file", "statistics"]
 
@@ -91,6 +93,8 @@ def evaluate(
     bits: int = DEFAULT_BITS,
     split_every: int = 8,
     client: Any = None,
+    options: EvaluateOptions | None = None,
+    settings: StreamSettings | None = None,
 ) -> Evaluation:
     """:func:`clfeval.evaluate` on dask data: per-partition statistics, merged in a tree.
 
@@ -103,7 +107,8 @@ def evaluate(
 
     ``labels``, ``pos_label``, ``threshold``, ``beta``, ``target_names`` and ``name`` are those of
     :func:`clfeval.evaluate`; ``mode``, ``max_distinct`` and ``bits`` those of
-    :class:`~clfeval.streaming.StreamingEvaluation` (exact or binned scores). ``split_every``:
+    :class:`~clfeval.streaming.StreamingEvaluation` (exact or binned scores); ``options`` and
+    ``settings`` give them as the objects a stream takes. ``split_every``:
     how many streams one task merges. ``client``: a :class:`distributed.Client` to compute on
     (default: dask's current scheduler).
 
@@ -116,20 +121,22 @@ def evaluate(
     >>> ev.labels.tolist(), ev.confusion.counts.tolist()
     (['cat', 'dog', 'eel'], [[2, 0, 0], [1, 1, 0], [0, 1, 1]])
     """
-    lazy, source = _plan(y_true, y_pred, y_score, sample_weight, data=data, labels=labels, pos_label=pos_label,
-                         threshold=threshold, beta=beta, target_names=target_names, name=name, mode=mode,
-                         max_distinct=max_distinct, bits=bits, split_every=split_every, client=client)
+    options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
+                                 target_names=target_names, name=name)
+    settings = StreamSettings.of(settings, mode, max_distinct, bits)
+    lazy, source = _plan(y_true, y_pred, y_score, sample_weight, data=data, options=options, settings=settings,
+                         split_every=split_every, client=client)
     try:
         stream = _compute(lazy, client)
     except ValuesError as exc:
         raise _located(exc, source, list(_ROLES), client) from None
     if stream.n_samples == 0:
         raise ValueError("the data have no rows: there is nothing to evaluate.")
-    if stream.binned and mode == "auto":
+    if stream.binned and settings.mode == "auto":
         # the workers' streams do not warn (their warnings would go to worker logs, or repeat)
         warnings.warn(
-            f"more than {max_distinct} distinct scores: the scores were binned ({bits} mantissa bits, relative "
-            f"bin width 2^-{bits}); ROC AUC and average precision come with exact bounds (ev.binning). "
+            f"more than {settings.max_distinct} distinct scores: the scores were binned ({settings.bits} mantissa "
+            f"bits, relative bin width 2^-{settings.bits}); ROC AUC and average precision come with exact bounds (ev.binning). "
             "Pass mode='exact' to keep every score.", ScoresBinnedWarning, stacklevel=2)
     return stream.result()
 
@@ -152,33 +159,31 @@ def statistics(*args: Any, **options: Any) -> Any:
     """
     bound = inspect.signature(evaluate).bind(*args, **options)
     bound.apply_defaults()
-    return _plan(**bound.arguments)[0]
+    a = bound.arguments
+    checked = EvaluateOptions.of(a["options"], **{f.name: a[f.name] for f in fields(EvaluateOptions)})
+    settings = StreamSettings.of(a["settings"], a["mode"], a["max_distinct"], a["bits"])
+    return _plan(a["y_true"], a["y_pred"], a["y_score"], a["sample_weight"], data=a["data"], options=checked,
+                 settings=settings, split_every=a["split_every"], client=a["client"])[0]
 
 
 def _plan(
-    y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, *, data: Any, labels: Any, pos_label: Any,
-    threshold: Any, beta: Any, target_names: Any, name: Any, mode: str, max_distinct: int, bits: int,
-    split_every: int, client: Any,
+    y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, *, data: Any, options: EvaluateOptions,
+    settings: StreamSettings, split_every: int, client: Any,
 ) -> tuple[Any, _Source]:
     """The lazy merged statistics, and the inputs' partitions they are computed from."""
     if client is not None and not callable(getattr(client, "compute", None)):
         raise TypeError(f"client must be a distributed.Client, got {type(client).__name__}.")
     if isinstance(split_every, bool) or not isinstance(split_every, (int, np.integer)) or split_every < 2:
         raise ValueError(f"split_every must be an integer of at least 2, got {split_every!r}.")
-    threshold = check_threshold(threshold)
+    threshold, labels = options.threshold, options.labels
     if threshold is not None and y_pred is not None:
         raise ValueError("pass threshold or y_pred, not both: threshold turns y_score into predictions, "
                          "which y_pred already are.")
-    if beta is not None and (isinstance(beta, bool) or not isinstance(beta, (int, float)) or not 0 < beta < float("inf")):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}.")
     if labels is not None:
         labels = _plain_strings(as_array(labels, "labels").reshape(-1))
         if unique_sorted(labels, "labels").size != labels.size:
             raise ValueError(f"labels must be distinct, got {labels.tolist()}.")
-    options = {"labels": labels, "pos_label": pos_label, "threshold": threshold, "beta": beta,
-               "target_names": target_names, "name": name, "mode": mode, "max_distinct": max_distinct,
-               "bits": bits, "warn": False}  # the driver warns once (see evaluate)
-    StreamingEvaluation(**options)  # checks mode, max_distinct and bits here, not on a worker
+        options = replace(options, labels=labels)
 
     source = _Source.of(y_true, y_pred, y_score, sample_weight, data)
     need_range = y_score is not None and y_pred is None and threshold is None and source.n_columns in (None, 2)
@@ -194,14 +199,17 @@ def _plan(
         classes = labels
         if classes is None:
             present = [summary.y_true] + ([summary.y_pred] if summary.y_pred is not None else [])
-            classes = resolve_labels(present[0], present[1] if len(present) > 1 else None, None, pos_label,
+            classes = resolve_labels(present[0], present[1] if len(present) > 1 else None, None, options.pos_label,
                                      source.n_columns)
-            options["labels"] = classes = _plain_strings(classes)
+            classes = _plain_strings(classes)
+            options = replace(options, labels=classes)
         if need_range and classes.size <= 2:
             # evaluate's default threshold, decided on all rows (a partition alone may decide otherwise)
-            options["threshold"] = default_threshold(kind_of_range(summary.score_min, summary.score_max))
-    streams = source.tasks(_partition_stream, list(_ROLES), options)
-    return _tree(streams, _merge_streams, "clfeval-merge", split_every, options), source
+            options = replace(options, threshold=default_threshold(kind_of_range(summary.score_min,
+                                                                                 summary.score_max)))
+    stream = {"options": options, "settings": settings, "warn": False}  # the driver warns once (see evaluate)
+    streams = source.tasks(_partition_stream, list(_ROLES), stream)
+    return _tree(streams, _merge_streams, "clfeval-merge", split_every, stream), source
 
 
 def evaluate_file(
@@ -223,8 +231,8 @@ def evaluate_file(
     scheduler (``"tcp://host:8786"``; the files must be readable by its workers), a local
     scheduler name (``"synchronous"``, ``"threads"``, ``"processes"``), or None for dask's
     default. ``blocksize``: bytes per CSV partition. Other ``options`` are those of
-    :func:`evaluate` (``labels``, ``pos_label``, ``threshold``, ``mode``, ...); ``name``
-    defaults to the file's name. Problems raise ``ValueError`` with a one-line message.
+    :func:`evaluate` (``labels``, ``pos_label``, ``threshold``, ``mode``, ..., or ``options=`` and
+    ``settings=``); ``name`` defaults to the file's name. Problems raise ``ValueError`` with a one-line message.
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -236,6 +244,8 @@ def evaluate_file(
     """
     from clfeval.inputs.tabular import ColumnLayout, InputFileError, check_duplicate_columns, column_names, one_line
 
+    checked = EvaluateOptions.of(options.pop("options", None),
+                                 **{f.name: options.pop(f.name, None) for f in fields(EvaluateOptions)})
     shown = Path(path)
     files, fmt = _files_of(path)
     if isinstance(y_score, str):
@@ -252,22 +262,22 @@ def evaluate_file(
         from clfeval.inputs.column_roles import parse_label
 
         first = np.asarray(frame[layout.y_true].get_partition(0).compute())
-        labels = options.get("labels")
+        labels = checked.labels
         typed = None if labels is None else [parse_label(v, like.dtype.kind) if isinstance(v, str) else v
                                              for v in labels]
         given = typed is not None and all(v is not None for v in typed)
         layout.settle(typed if given else unique_sorted(first, "y_true").tolist(), given, like.dtype.kind)
     from clfeval.inputs.column_roles import labels_from_columns
 
-    labels, pos_label = labels_from_columns(layout.score_labels, like, options.get("labels"),
-                                            options.get("pos_label"), layout.y_score or ())
-    options.update({k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None})
-    if not shown.exists():  # a glob: named after its folder
-        options.setdefault("name", shown.parent.name or None)
-    options.setdefault("name", stem_of(shown) if data_suffix(shown) in _suffixes() else shown.name)
+    labels, pos_label = labels_from_columns(layout.score_labels, like, checked.labels, checked.pos_label,
+                                            layout.y_score or ())
+    checked = replace(checked, **{k: v for k, v in (("labels", labels), ("pos_label", pos_label)) if v is not None})
+    if checked.name is None:  # a glob is named after its folder
+        checked = replace(checked, name=(shown.parent.name or None) if not shown.exists() else
+                          stem_of(shown) if data_suffix(shown) in _suffixes() else shown.name)
     score = layout.y_score if layout.y_score is None or len(layout.y_score) > 1 else layout.y_score[0]
     pred = layout.y_pred
-    if y_pred is None and pred is not None and score is not None and options.get("threshold") is not None:
+    if y_pred is None and pred is not None and score is not None and checked.threshold is not None:
         pred = None  # a detected prediction column gives way to an explicit threshold (as the CLI)
     client = None
     if scheduler is not None and str(scheduler) not in LOCAL_SCHEDULERS:
@@ -275,7 +285,8 @@ def evaluate_file(
     local = dask.config.set(scheduler=str(scheduler)) if client is None and scheduler is not None else None
     try:
         with (client if client is not None else contextlib.nullcontext()), (local or contextlib.nullcontext()):
-            return evaluate(layout.y_true, pred, score, layout.sample_weight, data=frame, client=client, **options)
+            return evaluate(layout.y_true, pred, score, layout.sample_weight, data=frame, client=client,
+                            options=checked, **options)
     except InputFileError:
         raise
     except (ValueError, TypeError) as exc:
@@ -500,10 +511,10 @@ def _in_partition(index: int, n_parts: int, exc: Exception) -> Exception:
         return (TypeError if isinstance(exc, TypeError) else ValueError)(message)
 
 
-def _partition_stream(index: int, n_parts: int, options: dict[str, Any], specs: tuple, *pieces: Any
+def _partition_stream(index: int, n_parts: int, stream_arguments: dict[str, Any], specs: tuple, *pieces: Any
                       ) -> StreamingEvaluation:
     """One partition's statistics (a fresh stream: tasks are pure, so a retried task counts once)."""
-    stream = StreamingEvaluation(**options)
+    stream = StreamingEvaluation(**stream_arguments)
     (yt, yp, ys, w), n = _rows(index, n_parts, specs, pieces)
     if n == 0:
         return stream

@@ -31,31 +31,29 @@ StreamingEvaluation(task='binary', n_samples=6, distinct_scores=6, mode='exact')
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from clfeval.results.confusion import ConfusionMatrix
 from clfeval.formulas.exact_sums import add_counts, in_units
-from clfeval.evaluation import Evaluation, merge_rankings, predict_from_scores
+from clfeval.evaluation import Evaluation, predict_from_scores
 from clfeval.evaluation.build import EvaluationStatistics, evaluation_statistics
 from clfeval.inputs.evaluate_arguments import label_names
+from clfeval.inputs.evaluate_options import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, EvaluateOptions, StreamSettings
 from clfeval.exceptions import ScoresBinnedWarning
 from clfeval.inputs.labels import as_array, union_labels, unique_sorted
+from clfeval.statistics.ranking_merges import collapse_runs, merge_rankings, merge_runs
 from clfeval.statistics.rankings import BinaryRanking
 from clfeval.inputs.score_kind import combined_kind
 from clfeval.statistics.sparse_counts import PairCounts, add_pairs, use_pairs
 
 __all__ = ["StreamingEvaluation", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
 
-#: distinct scores kept exactly (per class) before switching to bins: about 150 MB per ranking
-DEFAULT_MAX_DISTINCT = 1 << 24
-#: mantissa bits of the bin grid: relative bin width 2^-16 (about 1.5e-5)
-DEFAULT_BITS = 16
 #: equal-width calibration bins kept for multi-class probabilities: 2520 = lcm(1..10) is divisible
 #: by 1-10, 12, 14, 15, 18, 20, ..., so the usual reliability bin counts come out exactly
 CALIBRATION_BINS = 2520
-_MODES = ("auto", "exact", "binned")
 _PREDICTED = "Predictions derived from the scores"  # evaluate's note on predictions from scores
 
 
@@ -71,7 +69,11 @@ class StreamingEvaluation:
       from the first row);
     * ``bits``: the bin grid's mantissa bits (1 to 52); relative bin width 2^-bits;
     * ``warn``: warn (:class:`~clfeval.exceptions.ScoresBinnedWarning`) when the scores get binned
-      (a driver that merges workers' streams may warn once itself instead).
+      (a driver that merges workers' streams may warn once itself instead);
+    * ``options`` / ``settings``: the options of ``evaluate`` as one
+      :class:`~clfeval.inputs.evaluate_options.EvaluateOptions` and ``mode``, ``max_distinct``,
+      ``bits`` as one :class:`~clfeval.inputs.evaluate_options.StreamSettings`, instead of the
+      keywords (how :mod:`clfeval.dask` and the command line hand on what they checked once).
 
     Without ``labels`` the classes are those seen so far (sorted, as ``evaluate`` sorts them);
     scores need the classes fixed by the first batch: a first batch of one class with scores
@@ -91,17 +93,15 @@ class StreamingEvaluation:
         max_distinct: int = DEFAULT_MAX_DISTINCT,
         bits: int = DEFAULT_BITS,
         warn: bool = True,
+        options: EvaluateOptions | None = None,
+        settings: StreamSettings | None = None,
     ) -> None:
-        if mode not in _MODES:
-            raise ValueError(f"mode must be one of {', '.join(map(repr, _MODES))}, got {mode!r}.")
-        if not isinstance(max_distinct, (int, np.integer)) or isinstance(max_distinct, bool) or max_distinct < 1:
-            raise ValueError(f"max_distinct must be a positive integer, got {max_distinct!r}.")
-        if not isinstance(bits, (int, np.integer)) or isinstance(bits, bool) or not 1 <= bits <= 52:
-            raise ValueError(f"bits must be an integer from 1 to 52 (the bin grid's mantissa bits), got {bits!r}.")
-        self._options = {"pos_label": pos_label, "threshold": threshold, "beta": beta,
-                         "target_names": target_names, "name": name}
+        self.settings = StreamSettings.of(settings, mode, max_distinct, bits)
+        self.options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold,
+                                          beta=beta, target_names=target_names, name=name)
+        labels = self.options.labels
         self._fixed_labels = None if labels is None else as_array(labels, "labels").reshape(-1)
-        self.mode, self.max_distinct, self.bits, self.warn = mode, int(max_distinct), int(bits), bool(warn)
+        self.warn = bool(warn)
         self._labels: np.ndarray | None = self._fixed_labels
         # (k, k) in self._labels order; pair-coded (sparse_counts.PairCounts) for many classes
         self._matrix: np.ndarray | PairCounts | None = None
@@ -118,11 +118,26 @@ class StreamingEvaluation:
         self._total_weight = 0.0
         self._weighted = False
         self._notes: list[str] = []
-        self._binned_at: int | None = 0 if mode == "binned" else None  # rows seen when first binned
+        self._binned_at: int | None = 0 if self.mode == "binned" else None  # rows seen when first binned
         # multi-class probabilities: a CalibrationHistogram, or why there is none (str)
         self._calibration: Any = None
 
     # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """"auto", "exact" or "binned" (see the class)."""
+        return self.settings.mode
+
+    @property
+    def max_distinct(self) -> int:
+        """Distinct scores kept exactly per ranking before ``mode="auto"`` bins them."""
+        return self.settings.max_distinct
+
+    @property
+    def bits(self) -> int:
+        """Mantissa bits of the bin grid."""
+        return self.settings.bits
 
     @property
     def n_samples(self) -> int:
@@ -191,7 +206,7 @@ class StreamingEvaluation:
         one column, and whether its weights are all zero."""
         score = None if y_score is None else np.asarray(y_score)
         pred = y_pred
-        options = dict(self._options)
+        options = replace(self.options, labels=labels)
         binning = self.mode == "binned" or self.binned
         if score is not None and binning:
             score, pred, options = self._binned_inputs(score, pred, labels, options)
@@ -199,8 +214,7 @@ class StreamingEvaluation:
         if zero:  # rows that weigh nothing: checked (and their classes seen), counted, adding nothing
             integer = np.asarray(sample_weight).dtype.kind in "biu"
             sample_weight = np.ones(np.shape(sample_weight), dtype=np.int64 if integer else np.float64)
-        options.pop("name")
-        st = evaluation_statistics(yt, pred, score, labels=labels, sample_weight=sample_weight, **options)
+        st = evaluation_statistics(yt, pred, score, sample_weight=sample_weight, options=options)
         one_column = score is not None and (score.ndim == 1 or score.shape[1] == 1)
         return st, one_column, zero
 
@@ -250,20 +264,20 @@ class StreamingEvaluation:
         if self._task == "binary" and labels.size > 2:
             self._task = "multiclass"
 
-    def _binned_inputs(self, score: np.ndarray, pred: Any, labels: Any, options: dict[str, Any]
-                       ) -> tuple[np.ndarray, Any, dict[str, Any]]:
+    def _binned_inputs(self, score: np.ndarray, pred: Any, labels: Any, options: EvaluateOptions
+                       ) -> tuple[np.ndarray, Any, EvaluateOptions]:
         """Scores on the bin grid; predictions still from the unbinned scores."""
         from clfeval.statistics.binning import is_grid_value, quantize
 
-        threshold = options.get("threshold")
+        threshold = options.threshold
         raw = score
         score = quantize(np.asarray(score, dtype=np.float64), self.bits)
         if pred is None and score.ndim == 1 and threshold is not None and not is_grid_value(threshold, self.bits):
             # a threshold between grid values: predict from the unbinned scores here
             if labels is None:
                 raise ValueError("a threshold off the bin grid needs labels= (the classes to predict).")
-            pred = predict_from_scores(raw, labels, pos_label=options.get("pos_label"), threshold=threshold)
-            options = {**options, "threshold": None}
+            pred = predict_from_scores(raw, labels, pos_label=options.pos_label, threshold=threshold)
+            options = replace(options, threshold=None)
             self._threshold = float(threshold)
         return score, pred, options
 
@@ -323,7 +337,7 @@ class StreamingEvaluation:
                 ranking = st.rankings[st.names[values.index(label)]]
                 runs = self._rankings.setdefault(label, [])
                 runs.append(ranking)
-                _collapse(runs)
+                collapse_runs(runs)
         if st.threshold is not None:
             self._threshold = st.threshold
         if st.task == "multiclass" and st.rankings is not None and not zero:
@@ -363,7 +377,7 @@ class StreamingEvaluation:
 
         self._binned_at = self._n_samples
         for label, runs in self._rankings.items():
-            self._rankings[label] = [quantize_ranking(_merged(runs), self.bits)]
+            self._rankings[label] = [quantize_ranking(merge_runs(runs), self.bits)]
         if not self.warn:
             return
         warnings.warn(
@@ -382,8 +396,7 @@ class StreamingEvaluation:
             raise TypeError(f"can only merge a StreamingEvaluation, got {type(other).__name__}.")
         same_labels = (self._fixed_labels is None) == (other._fixed_labels is None) and (
             self._fixed_labels is None or np.array_equal(self._fixed_labels, other._fixed_labels))
-        if (self.mode, self.bits, self.max_distinct) != (other.mode, other.bits, other.max_distinct) or not \
-                same_labels or not _same_options(self._options, other._options):
+        if self.settings != other.settings or not same_labels or not self.options.same_as(other.options):
             raise ValueError("cannot merge streams built with different settings (labels, pos_label, threshold, "
                              "beta, target_names, name, mode, max_distinct, bits).")
         out = self._copy()
@@ -424,7 +437,7 @@ class StreamingEvaluation:
                 mine = out._rankings.setdefault(label, [])
                 mine.extend(runs)
                 mine.sort(key=lambda r: -r.scores.size)
-                _collapse(mine)
+                collapse_runs(mine)
             out._score_kind = combined_kind(out._score_kind, other._score_kind)
         if out._pos is None:
             out._pos = other._pos
@@ -449,7 +462,7 @@ class StreamingEvaluation:
 
         for label, runs in self._rankings.items():
             self._rankings[label] = [quantize_ranking(r, self.bits) for r in runs]
-            _collapse(self._rankings[label])
+            collapse_runs(self._rankings[label])
 
     def _copy(self) -> StreamingEvaluation:
         out = object.__new__(StreamingEvaluation)
@@ -472,11 +485,11 @@ class StreamingEvaluation:
             raise ValueError(f"sample_weight is zero for all {self._n_samples} rows seen: there is nothing to "
                              "evaluate.")
         labels = self._labels
-        names = label_names(labels, self._options["target_names"])
+        names = label_names(labels, self.options.target_names)
         rankings = micro = None
         binning = None
         if self._rankings is not None:
-            merged = {label: _merged(runs) for label, runs in self._rankings.items()}
+            merged = {label: merge_runs(runs) for label, runs in self._rankings.items()}
             for label, runs in self._rankings.items():
                 self._rankings[label] = [merged[label]]
             if self._one_column:
@@ -505,105 +518,15 @@ class StreamingEvaluation:
                 + ": ROC AUC and average precision are the binned values, with exact bounds in ev.binning."
             )
         return Evaluation(
-            task=self._task, labels=labels, names=names, pos_label=self._pos, name=self._options["name"],
+            task=self._task, labels=labels, names=names, pos_label=self._pos, name=self.options.name,
             threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
             total_weight=float(self._total_weight),
             confusion=(ConfusionMatrix.from_counts(self._matrix, names) if isinstance(self._matrix, PairCounts)
                        else ConfusionMatrix.from_matrix(labels, self._matrix.copy(), names, formula=self._exact)),
-            rankings=rankings, micro=micro, beta=self._options["beta"], per_sample=None,
+            rankings=rankings, micro=micro, beta=self.options.beta, per_sample=None,
             sample_weight=None, notes=notes, cases=None, streamed="weighted" if self._weighted else "unweighted",
             calibration_state=self._calibration, binning=binning,
         )
-
-
-def _collapse(runs: list[BinaryRanking]) -> None:
-    """Merge the last runs while the newer one is at least half the older one's size, so that a
-    stream of n rows keeps O(log n) runs and each row is merged O(log n) times."""
-    while len(runs) > 1 and 2 * runs[-1].scores.size >= runs[-2].scores.size:
-        b = runs.pop()
-        a = runs.pop()
-        runs.append(_merge_two(a, b))
-
-
-def _merged(runs: list[BinaryRanking]) -> BinaryRanking:
-    """The ranking of all the runs' samples together, in the compact form ``evaluate`` builds when
-    every score holds one unweighted sample (no negative counts, boolean outcomes), so that the
-    areas are computed the same way, to the last bit."""
-    r = runs[0]
-    for other in runs[1:]:
-        r = _merge_two(r, other)
-    if r.neg is not None and r.neg.dtype.kind in "iu" and r.pos.dtype.kind in "iu" and \
-            bool(np.all(r.neg + r.pos == 1)):
-        return BinaryRanking(r.scores, None, r.pos.astype(bool))
-    return r
-
-
-def _merge_two(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
-    """Two rankings merged like two sorted runs: O(n + m log n), no sort. Equal scores add their
-    counts; two compact rankings (one sample per score) with no score in common stay compact.
-
-    >>> a = BinaryRanking(np.array([0.9, 0.5]), None, np.array([True, False]))
-    >>> b = BinaryRanking(np.array([0.7, 0.5]), None, np.array([True, True]))
-    >>> m = _merge_two(a, b)
-    >>> m.scores.tolist(), m.neg.tolist(), m.pos.tolist()
-    ([0.9, 0.7, 0.5], [0, 0, 1], [1, 1, 1])
-    """
-    sa, sb = a.scores, b.scores
-    if sb.size == 0:
-        return a
-    if sa.size == 0:
-        return b
-    compact = a.neg is None and b.neg is None and a.pos.dtype == np.bool_ and b.pos.dtype == np.bool_
-    if compact:
-        return _merge_compact(a, b)
-    # how many of a's scores lie above each of b's (both decreasing)
-    above = sa.size - np.searchsorted(sa[::-1], sb, side="right")
-    same = np.zeros(sb.size, dtype=bool)
-    inside = above < sa.size
-    same[inside] = sa[above[inside]] == sb[inside]
-    new = ~same
-    n_new = int(np.count_nonzero(new))
-    at_new = above[new]  # non-decreasing
-    out_size = sa.size + n_new
-    # a[i] moves down by the number of new scores placed above it (those with at_new <= i)
-    pos_a = np.arange(sa.size) + np.cumsum(np.bincount(at_new, minlength=sa.size + 1))[:sa.size]
-    pos_b = at_new + np.arange(n_new)
-    scores = np.empty(out_size)
-    scores[pos_a], scores[pos_b] = sa, sb[new]
-    weighted = any(np.asarray(x).dtype.kind == "f" for x in (a.pos, b.pos, a.negatives(), b.negatives()))
-    dtype = np.float64 if weighted else np.int64
-    counts = []
-    for xa, xb in ((a.negatives(), b.negatives()), (a.pos, b.pos)):
-        out = np.empty(out_size, dtype=dtype)
-        out[pos_a] = xa
-        out[pos_b] = xb[new]
-        np.add.at(out, pos_a[above[same]], np.asarray(xb[same], dtype=dtype))
-        counts.append(out)
-    return BinaryRanking(scores, counts[0], counts[1])
-
-
-def _merge_compact(a: BinaryRanking, b: BinaryRanking) -> BinaryRanking:
-    """:func:`_merge_two` of two compact rankings (one unweighted sample per score): one stable
-    sort of the two runs (a run-merging sort: O(n + m) here; each run is strictly decreasing)
-    and, where they share scores, their outcomes added. Equal scores keep ``a``'s value.
-
-    >>> a = BinaryRanking(np.array([0.9, 0.5]), None, np.array([True, False]))
-    >>> m = _merge_compact(a, BinaryRanking(np.array([0.7, 0.2]), None, np.array([False, True])))
-    >>> m.scores.tolist(), m.neg, m.pos.tolist()
-    ([0.9, 0.7, 0.5, 0.2], None, [True, False, False, True])
-    """
-    keys = np.concatenate([b.scores, a.scores])
-    order = np.argsort(keys, kind="stable")[::-1]  # decreasing; among equal scores a's first
-    scores = keys[order]
-    first = np.empty(scores.size, dtype=bool)
-    first[0] = True
-    np.not_equal(scores[1:], scores[:-1], out=first[1:])
-    pos = np.concatenate([b.pos, a.pos])[order]
-    if first.all():
-        return BinaryRanking(scores, None, pos)
-    starts = np.flatnonzero(first)
-    positives = np.add.reduceat(pos.astype(np.int64), starts)
-    return BinaryRanking(scores[starts], np.diff(np.r_[starts, scores.size]) - positives, positives)
 
 
 class _DenseState:
@@ -641,14 +564,3 @@ def _all_zero(sample_weight: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return w.size > 0 and bool(np.all(w == 0))
-
-
-def _same_options(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    for key in a:
-        x, y = a[key], b[key]
-        if x is None or y is None:
-            if (x is None) != (y is None):
-                return False
-        elif not np.array_equal(np.asarray(x, dtype=object), np.asarray(y, dtype=object)):
-            return False
-    return True

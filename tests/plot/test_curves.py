@@ -165,7 +165,7 @@ def test_curves_match_sklearn(data):
 
 def test_large_data_draws_at_most_the_budget_of_exact_points(ax):
     from clfeval.plot._curve import PLOT_MAX_POINTS
-    from clfeval.plot.threshold3d import roc_points
+    from clfeval.plot.threshold3d import rates_at_every_score
 
     rng = np.random.default_rng(3)
     n = 50_000
@@ -180,6 +180,6 @@ def test_large_data_draws_at_most_the_budget_of_exact_points(ax):
     for xi, yi, ti in zip(x[1:], d.line_.get_ydata()[1:], t[1:]):  # every drawn point is sklearn's at its threshold
         assert at[float(ti)] == pytest.approx((xi, yi), abs=1e-12)
     assert d.roc_auc == pytest.approx(roc_auc_score(y, s), abs=1e-12)
-    fx, fy, ft = roc_points(ev, ev.roc.main)
+    fx, fy, ft = rates_at_every_score(ev, ev.roc.main)
     assert len(fx) <= PLOT_MAX_POINTS and all(at[float(a)] == pytest.approx((b, c), abs=1e-12)
                                               for a, b, c in zip(ft, fx, fy))

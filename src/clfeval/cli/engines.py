@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +27,7 @@ from clfeval.cli.parser import IN_MEMORY_FACTOR, human_size
 from clfeval.cli.report_options import ReportOptions, evaluate_options
 from clfeval.exceptions import ValuesError
 from clfeval.inputs.checks import stem_of
+from clfeval.inputs.evaluate_options import EvaluateOptions, StreamSettings
 from clfeval.support.progress import Progress
 from clfeval.inputs.score_kind import default_threshold, kind_of_range
 from clfeval.inputs.tabular import InputFileError, PredictionBatches, Predictions, iter_prediction_batches
@@ -94,12 +95,12 @@ def _evaluate_file(data: Predictions, options: ReportOptions, notices: list[str]
                    ) -> Evaluation:
     from clfeval.evaluation import evaluate
 
-    kwargs, use_pred = evaluate_options(options, data, notices, stem_of(data.path))
+    checked, use_pred = evaluate_options(options, data, notices, stem_of(data.path))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
         try:
             return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
-                            sample_weight=data.sample_weight, **kwargs)
+                            sample_weight=data.sample_weight, options=checked)
         except ValuesError as exc:
             raise data_error(exc, where(data, columns, options)) or in_words(exc, data.path, columns) from None
         except ValueError as exc:
@@ -161,9 +162,9 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
         first = next(rows, None)
         if first is None:
             raise batches.empty_error()
-        kwargs, use_pred = evaluate_options(options, first, notices, stem_of(batches.path))
+        checked, use_pred = evaluate_options(options, first, notices, stem_of(batches.path))
         try:
-            stream, count = _stream(itertools.chain([first], rows), kwargs, settings, use_pred)
+            stream, count = _stream(itertools.chain([first], rows), checked, settings, use_pred)
             failure = None
         except _BatchError as exc:
             failure = exc
@@ -172,7 +173,7 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
             raise _text_row_error(batches, failure, options) from None
         # the first batches did not show every class (or the scores' kind): learn them from
         # every row, then stream again with them fixed
-        fixed = _options_from_all_rows(batches, kwargs, use_pred) if first.y_score is not None else None
+        fixed = _options_from_all_rows(batches, checked, use_pred) if first.y_score is not None else None
         if fixed is None:
             raise failure.input_error(columns_of(batches), options) from None
         with contextlib.closing(iter(batches)) as rows:
@@ -187,7 +188,7 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
         ev = stream.result()
     notices.append(f"streamed {batches.path} ({why}): {stream.n_samples:,} rows in {count:,} "
                    f"batch{'es' if count > 1 else ''} of at most {batches.batch_rows:,} rows")
-    if stream.binned or settings.get("mode") == "binned":
+    if stream.binned or settings.mode == "binned":
         bounds = ", with exact bounds in the JSON 'binning' entry" if ev.binning else ""
         notices.append(f"scores binned ({stream.bits} mantissa bits, relative bin width 2^-{stream.bits}): ROC AUC and "
                        f"average precision are those of the binned scores{bounds}"
@@ -208,11 +209,11 @@ def _text_row_error(batches: PredictionBatches, failure: _BatchError, options: R
     return failure.input_error(columns_of(batches), options)
 
 
-def _stream(batches: Any, kwargs: dict[str, Any], settings: dict[str, Any], use_pred: bool) -> tuple[Any, int]:
+def _stream(batches: Any, checked: EvaluateOptions, settings: StreamSettings, use_pred: bool) -> tuple[Any, int]:
     """A StreamingEvaluation of every batch, and how many batches there were."""
     from clfeval.streaming import StreamingEvaluation
 
-    stream = StreamingEvaluation(**kwargs, **settings)
+    stream = StreamingEvaluation(options=checked, settings=settings)
     count = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values: the report's notes; binning: a notice
@@ -225,9 +226,9 @@ def _stream(batches: Any, kwargs: dict[str, Any], settings: dict[str, Any], use_
     return stream, count
 
 
-def _options_from_all_rows(batches: PredictionBatches, kwargs: dict[str, Any], use_pred: bool
-                           ) -> dict[str, Any] | None:
-    """``kwargs`` with the classes of every row (when --labels did not give them) and, for binary
+def _options_from_all_rows(batches: PredictionBatches, checked: EvaluateOptions, use_pred: bool
+                           ) -> EvaluateOptions | None:
+    """``checked`` with the classes of every row (when --labels did not give them) and, for binary
     scores without --threshold, the default threshold of all the scores (by the rule of
     :mod:`clfeval.inputs.score_kind`, as ``evaluate`` picks it); None if nothing is left to fix."""
     from clfeval.inputs.labels import union_labels, unique_sorted
@@ -242,14 +243,13 @@ def _options_from_all_rows(batches: PredictionBatches, kwargs: dict[str, Any], u
             classes = [union_labels(*classes, *parts)]
             one_column = b.y_score.ndim == 1
             lo, hi = min(lo, float(b.y_score.min())), max(hi, float(b.y_score.max()))
-    fixed = dict(kwargs)
-    if kwargs["labels"] is None and classes and classes[0].size >= 2:
-        fixed["labels"] = classes[0]
-    binary = fixed["labels"] is not None and len(fixed["labels"]) == 2
-    if kwargs["threshold"] is None and not use_pred and one_column and binary:
-        fixed["threshold"] = default_threshold(kind_of_range(lo, hi))
-    changed = fixed["labels"] is not kwargs["labels"] or fixed["threshold"] is not kwargs["threshold"]
-    return fixed if changed else None
+    fixed = checked
+    if checked.labels is None and classes and classes[0].size >= 2:
+        fixed = replace(fixed, labels=classes[0])
+    binary = fixed.labels is not None and len(fixed.labels) == 2
+    if checked.threshold is None and not use_pred and one_column and binary:
+        fixed = replace(fixed, threshold=default_threshold(kind_of_range(lo, hi)))
+    return fixed if fixed is not checked else None
 
 
 def _in_memory_hint(batches: PredictionBatches, why: str) -> str:
@@ -296,13 +296,14 @@ def evaluate_on_cluster(options: ReportOptions, notices: list[str]) -> Evaluated
             first = next(rows, None)
         if first is None:
             raise batches.empty_error()
-        kwargs, use_pred = evaluate_options(options, first, notices, name)
+        checked, use_pred = evaluate_options(options, first, notices, name)
         columns = {"y_true": batches.y_true_column, "y_pred": batches.y_pred_column if use_pred else None,
                    "y_score": batches.score_columns or None, "sample_weight": batches.weight_column}
         detected, used = batches.detected, (batches.columns_used, batches.unused_note)
     else:  # only the cluster sees the file: the labels stay text
-        kwargs = options.untyped(name)
-    given = {k: v for k, v in {**columns, **kwargs, **options.stream_settings}.items() if v is not None}
+        checked = options.untyped(name)
+    # through clfeval.dask's keyword API: the options set here, as they were checked once
+    given = {**{k: v for k, v in columns.items() if v is not None}, **checked.given(), **options.stream_settings.given()}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:

@@ -9,8 +9,8 @@ the data an engine reads first; :func:`apply_rule` applies a ``--threshold`` rul
 ...                           memory_budget=2**30, batch_rows=1000, exact=False, bins=None, scheduler=None,
 ...                           html=None, argv=["report", "f.csv"])
 >>> options = report_options(args)
->>> options.threshold, options.rule, options.stream_settings
-(0.3, None, {})
+>>> options.threshold, options.rule, options.stream_settings.mode
+(0.3, None, 'auto')
 >>> as_label("1", np.array([0, 1]), "--pos-label"), as_label("yes", np.array(["no", "yes"]), "--pos-label")
 (1, 'yes')
 """
@@ -25,6 +25,7 @@ import numpy as np
 
 from clfeval.cli.options import UsageError, check_labels, check_prevalence_size, read_costs, threshold_rule
 from clfeval.inputs.column_roles import labels_from_columns
+from clfeval.inputs.evaluate_options import EvaluateOptions, StreamSettings
 
 if TYPE_CHECKING:
     from clfeval.evaluation import Evaluation
@@ -76,23 +77,23 @@ class ReportOptions:
                 "sample_weight": self.sample_weight}
 
     @property
-    def stream_settings(self) -> dict[str, Any]:
-        """StreamingEvaluation's mode and bits from --exact / --bins."""
+    def stream_settings(self) -> StreamSettings:
+        """A stream's mode and bits from --exact / --bins."""
         if self.exact:
-            return {"mode": "exact"}
-        return {} if self.bins is None else {"mode": "binned", "bits": self.bins}
+            return StreamSettings(mode="exact")
+        return StreamSettings() if self.bins is None else StreamSettings(mode="binned", bits=self.bins)
 
     @property
     def message_options(self) -> dict[str, Any]:
         """The options a data error's message may name, as typed."""
         return {"--labels": self.labels, "--pos-label": self.pos_label, "--threshold": self.threshold_text}
 
-    def untyped(self, default_name: str) -> dict[str, Any]:
+    def untyped(self, default_name: str) -> EvaluateOptions:
         """The options of ``evaluate`` where no data can be read here (only a cluster sees the file):
         the labels stay text."""
-        return {"labels": None if self.labels is None else [v.strip() for v in self.labels.split(",")],
-                "pos_label": self.pos_label, "threshold": self.threshold, "beta": self.beta,
-                "name": self.name or default_name}
+        return EvaluateOptions(labels=None if self.labels is None else [v.strip() for v in self.labels.split(",")],
+                               pos_label=self.pos_label, threshold=self.threshold, beta=self.beta,
+                               name=self.name or default_name)
 
 
 def report_options(args: argparse.Namespace) -> ReportOptions:
@@ -120,7 +121,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
 
 
 def evaluate_options(options: ReportOptions, data: Predictions, notices: list[str], default_name: str
-                     ) -> tuple[dict[str, Any], bool]:
+                     ) -> tuple[EvaluateOptions, bool]:
     """The options of ``evaluate`` (labels, pos_label, threshold, beta, name) from the command line,
     typed like the labels in ``data`` (the file, or its first batch), and whether the file's
     prediction column is used."""
@@ -144,9 +145,9 @@ def evaluate_options(options: ReportOptions, data: Predictions, notices: list[st
         y_pred = None  # a detected prediction column gives way to the threshold
         notices.append(f"predictions derived from the scores at --threshold {threshold:g} "
                        "(the file's prediction column is not used)")
-    kwargs = {"labels": labels, "pos_label": pos_label, "threshold": threshold, "beta": options.beta,
-              "name": options.name or default_name}
-    return kwargs, y_pred is not None
+    checked = EvaluateOptions(labels=labels, pos_label=pos_label, threshold=threshold, beta=options.beta,
+                              name=options.name or default_name)
+    return checked, y_pred is not None
 
 
 def _typed_args(options: ReportOptions) -> argparse.Namespace:

@@ -24,7 +24,9 @@ import numpy as np
 
 from clfeval.results.confusion import ConfusionMatrix
 from clfeval.statistics.counts import MultilabelCounts
-from clfeval.evaluation.build import evaluation_fields, merge_rankings
+from clfeval.evaluation.build import evaluation_fields
+from clfeval.statistics.ranking_merges import merge_rankings
+from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.evaluate_arguments import check_threshold, predict_from_scores
 from clfeval.evaluation.intervals import band_of, interval_of, interval_tables
 from clfeval.evaluation.thresholds import threshold_entries
@@ -768,6 +770,7 @@ def evaluate(
     beta: float | None = None,
     target_names: Any = None,
     name: str | None = None,
+    options: EvaluateOptions | None = None,
 ) -> Evaluation:
     """Evaluate a classifier from its predictions, its scores, or both.
 
@@ -778,12 +781,15 @@ def evaluate(
       the highest-scoring column.
     * ``labels``: the classes and their order (a superset of those present; for multilabel,
       names of the L columns). ``target_names``: display names. ``beta``: adds an F-beta column.
+    * ``options``: all of ``labels``, ``pos_label``, ``threshold``, ``beta``, ``target_names`` and
+      ``name`` as one :class:`~clfeval.inputs.evaluate_options.EvaluateOptions` (checked once; the
+      same object a :class:`~clfeval.streaming.StreamingEvaluation` or :func:`clfeval.dask.evaluate`
+      takes), instead of the keywords.
 
     >>> ev = evaluate([1, 0, 1, 1], [1, 0, 0, 1])
     >>> ev.confusion.counts.tolist(), round(ev.report.overall["mcc"], 4)
     ([[1, 0], [1, 2]], 0.5774)
     """
-    return Evaluation(**evaluation_fields(
-        y_true, y_pred, y_score, labels=labels, pos_label=pos_label, threshold=threshold,
-        sample_weight=sample_weight, beta=beta, target_names=target_names, name=name,
-    ))
+    options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
+                                 target_names=target_names, name=name)
+    return Evaluation(**evaluation_fields(y_true, y_pred, y_score, sample_weight=sample_weight, options=options))

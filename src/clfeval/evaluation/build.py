@@ -6,7 +6,7 @@ check the inputs, resolve the classes and the positive class, and build the suff
 batch); :func:`evaluation_fields` returns the Evaluation's constructor arguments (those statistics,
 the micro-averaged ranking and the confusion matrix); :mod:`clfeval.evaluation` makes the Evaluation
 of them (this module does not import it, so that it need not import this one
-back). :func:`merge_rankings` is the micro average of rankings (streams use it too).
+back). The micro average of rankings is :func:`clfeval.statistics.ranking_merges.merge_rankings`.
 
 >>> evaluation_fields([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])["threshold"]
 0.5
@@ -23,7 +23,6 @@ from clfeval.statistics import sparse_counts
 from clfeval.results.confusion import ConfusionMatrix
 from clfeval.statistics.counts import ConfusionCounts, MultilabelCounts
 from clfeval.inputs.evaluate_arguments import (
-    check_threshold,
     first_outside,
     indicator_matrix,
     label_names,
@@ -33,14 +32,18 @@ from clfeval.inputs.evaluate_arguments import (
 from clfeval.formulas.exact_sums import weight_total
 from clfeval.exceptions import ValuesError
 from clfeval.uncertainty.influence import Cases
+from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.labels import as_array, as_score_array, check_finite_labels, check_sample_weight, encode
 from clfeval.statistics.rankings import BinaryRanking
+from clfeval.statistics.ranking_merges import merge_rankings
 from clfeval.inputs.score_kind import default_threshold, score_kind as kind_of_scores
 from clfeval.statistics.scores import ScoreTable
 
-__all__ = ["evaluation_fields", "evaluation_statistics", "EvaluationStatistics", "merge_rankings", "binary_rankings"]
+__all__ = ["evaluation_fields", "evaluation_statistics", "EvaluationStatistics", "binary_rankings",
+           "NO_OPTIONS"]
 
 _BINARY = np.array([False, True])
+NO_OPTIONS = EvaluateOptions()  # evaluate()'s defaults
 
 
 def binary_rankings(
@@ -61,31 +64,6 @@ def binary_rankings(
         neg = BinaryRanking.from_table(ScoreTable.from_validated(~is_pos, neg_scores, _BINARY, w), 1)
     pair = [neg, pos] if pos_index == 1 else [pos, neg]
     return dict(zip(names, pair))
-
-
-def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
-    """The ranking of all the (score, class) pairs of several rankings together (micro average).
-
-    >>> a = BinaryRanking(np.array([0.9, 0.2]), None, np.array([True, False]))
-    >>> m = merge_rankings([a, a])
-    >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
-    ([0.9, 0.2], [2, 0], [0, 2])
-    """
-    scores = np.concatenate([r.scores for r in rankings])
-    # Each ranking is already sorted: a stable sort of the concatenation merges the runs.
-    order = np.argsort(-scores, kind="stable")
-    ordered = scores[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    weighted = any(r.pos.dtype.kind == "f" or (r.neg is not None and r.neg.dtype.kind == "f") for r in rankings)
-    dtype = np.float64 if weighted else np.int64
-
-    def grouped(parts: list[np.ndarray]) -> np.ndarray:
-        flat = np.concatenate([p.astype(dtype, copy=False) for p in parts])[order]
-        return np.add.reduceat(flat, starts) if flat.size else flat
-
-    pos = grouped([r.pos for r in rankings])
-    neg = grouped([r.negatives() for r in rankings])
-    return BinaryRanking(ordered[starts], neg, pos)
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,12 +99,8 @@ def evaluation_statistics(
     y_pred: Any = None,
     y_score: Any = None,
     *,
-    labels: Any = None,
-    pos_label: Any = None,
-    threshold: float | None = None,
     sample_weight: Any = None,
-    beta: float | None = None,
-    target_names: Any = None,
+    options: EvaluateOptions = NO_OPTIONS,
 ) -> EvaluationStatistics:
     """The statistics :func:`clfeval.evaluate` builds from single-label rows, after the same
     checks (same messages), without making the Evaluation (see :func:`evaluation_fields`).
@@ -136,11 +110,11 @@ def evaluation_statistics(
     >>> st.task, st.threshold, st.counts.matrix.tolist(), list(st.rankings)
     ('binary', 0.5, [[1, 0], [1, 1]], ['0', '1'])
     """
-    yt, yp, s, w, thr = _checked_rows(y_true, y_pred, y_score, threshold, sample_weight, beta)
+    yt, yp, s, w = _checked_rows(y_true, y_pred, y_score, options.threshold, sample_weight)
     if yt.ndim == 2 and yt.shape[1] > 1:
         raise ValueError("multilabel y_true (a 2-D indicator matrix) has no single-label statistics; "
                          "use clfeval.evaluate.")
-    return _single_label_statistics(yt, yp, s, w, thr, labels, pos_label, target_names)
+    return _single_label_statistics(yt, yp, s, w, options)
 
 
 def evaluation_fields(
@@ -148,13 +122,8 @@ def evaluation_fields(
     y_pred: Any = None,
     y_score: Any = None,
     *,
-    labels: Any = None,
-    pos_label: Any = None,
-    threshold: float | None = None,
     sample_weight: Any = None,
-    beta: float | None = None,
-    target_names: Any = None,
-    name: str | None = None,
+    options: EvaluateOptions = NO_OPTIONS,
 ) -> dict[str, Any]:
     """The constructor arguments of the :class:`~clfeval.evaluation.Evaluation` that
     :func:`clfeval.evaluate` returns (see there for the arguments): the inputs checked, the
@@ -165,10 +134,10 @@ def evaluation_fields(
     >>> f["task"], f["confusion"].counts.tolist()
     ('binary', [[1, 0], [1, 1]])
     """
-    yt, yp, s, w, thr = _checked_rows(y_true, y_pred, y_score, threshold, sample_weight, beta)
+    yt, yp, s, w = _checked_rows(y_true, y_pred, y_score, options.threshold, sample_weight)
     if yt.ndim == 2 and yt.shape[1] > 1:
-        return _multilabel_fields(yt, yp, s, labels, thr, w, beta, target_names, name, [])
-    st = _single_label_statistics(yt, yp, s, w, thr, labels, pos_label, target_names)
+        return _multilabel_fields(yt, yp, s, w, options, [])
+    st = _single_label_statistics(yt, yp, s, w, options)
     cc = st.counts
     if isinstance(cc, sparse_counts.PairCounts):  # many classes: pair-coded, no k x k table
         confusion = ConfusionMatrix.from_counts(cc, st.names)
@@ -183,7 +152,7 @@ def evaluation_fields(
         labels=st.labels,
         names=st.names,
         pos_label=st.pos_label,
-        name=name,
+        name=options.name,
         threshold=st.threshold,
         score_kind=st.score_kind,
         n_samples=st.n_samples,
@@ -191,7 +160,7 @@ def evaluation_fields(
         confusion=confusion,
         rankings=st.rankings,
         micro=micro,
-        beta=beta,
+        beta=options.beta,
         per_sample=None,
         sample_weight=w,
         notes=st.notes,
@@ -200,20 +169,17 @@ def evaluation_fields(
 
 
 def _checked_rows(
-    y_true: Any, y_pred: Any, y_score: Any, threshold: Any, sample_weight: Any, beta: Any
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None, float | None]:
-    """The checks evaluate makes before it looks at the classes: (y_true, y_pred, y_score,
-    sample_weight, threshold) coerced."""
+    y_true: Any, y_pred: Any, y_score: Any, threshold: float | None, sample_weight: Any
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
+    """The checks evaluate makes of the rows before it looks at the classes (the options were
+    checked when they were made): (y_true, y_pred, y_score, sample_weight) coerced."""
     if y_pred is None and y_score is None:
         raise ValueError("evaluate needs y_pred, y_score or both; got neither.")
-    thr = check_threshold(threshold)
-    if thr is not None and y_pred is not None:
+    if threshold is not None and y_pred is not None:
         raise ValueError(
             "pass threshold or y_pred, not both: threshold turns y_score into predictions, "
             "which y_pred already are."
         )
-    if beta is not None and (not isinstance(beta, (int, float)) or not beta > 0 or beta == float("inf")):
-        raise ValueError(f"beta must be a positive finite number, got {beta!r}.")
     yt = as_array(y_true, "y_true")
     if yt.ndim == 0:
         raise TypeError("y_true must be an array-like of samples, not a scalar.")
@@ -230,7 +196,7 @@ def _checked_rows(
             got = "a scalar" if arr.ndim == 0 else f"{arr.shape[0]} samples"
             raise ValueError(f"y_true has {n} samples but {nm} has {got}.")
     w = check_sample_weight(sample_weight, n, allow_all_zero=False)
-    return yt, yp, s, w, thr
+    return yt, yp, s, w
 
 
 def _single_label_statistics(
@@ -238,12 +204,10 @@ def _single_label_statistics(
     yp: np.ndarray | None,
     s: np.ndarray | None,
     w: np.ndarray | None,
-    thr: float | None,
-    labels: Any,
-    pos_label: Any,
-    target_names: Any,
+    options: EvaluateOptions,
 ) -> EvaluationStatistics:
     """:func:`evaluation_statistics` of checked rows (``yt`` not a multilabel matrix)."""
+    thr, labels, pos_label, target_names = options.threshold, options.labels, options.pos_label, options.target_names
     n = yt.shape[0]
     notes: list[str] = []
     if yt.ndim == 2:
@@ -355,15 +319,12 @@ def _multilabel_fields(
     yt: np.ndarray,
     yp: np.ndarray | None,
     s: np.ndarray | None,
-    labels: Any,
-    thr: float | None,
     w: np.ndarray | None,
-    beta: float | None,
-    target_names: Any,
-    name: str | None,
+    options: EvaluateOptions,
     notes: list[str],
 ) -> dict[str, Any]:
     """:func:`evaluation_fields` of a multilabel y_true (an (n, L) indicator matrix)."""
+    labels, thr, target_names = options.labels, options.threshold, options.target_names
     L = yt.shape[1]
     t = indicator_matrix(yt, "y_true", L)
     cols = np.arange(L) if labels is None else as_array(labels, "labels").reshape(-1)
@@ -396,7 +357,7 @@ def _multilabel_fields(
         labels=cols,
         names=names,
         pos_label=None,
-        name=name,
+        name=options.name,
         threshold=thr,
         score_kind=score_kind,
         n_samples=yt.shape[0],
@@ -404,7 +365,7 @@ def _multilabel_fields(
         confusion=confusion,
         rankings=rankings,
         micro=micro,
-        beta=beta,
+        beta=options.beta,
         per_sample=mc.per_sample,
         sample_weight=w,
         notes=notes,

@@ -110,14 +110,17 @@ def as_array(x: Any, name: str) -> np.ndarray:
     if x is None:
         raise TypeError(f"{name} is None; pass an array-like of labels or scores.")
     module = type(x).__module__
+    nulls_checked = False  # a dataframe library has already refused its missing values
     if isinstance(x, np.ndarray):
         arr = x
     elif module.startswith("pandas"):
-        arr = _from_pandas(x, name)
+        arr, nulls_checked = _from_pandas(x, name), True
     elif module.startswith("polars"):
-        arr = _from_polars(x, name)
+        # a polars Object column holds Python objects: a float NaN there is not null
+        dtypes = x.dtypes if hasattr(x, "iter_columns") else [x.dtype]
+        arr, nulls_checked = _from_polars(x, name), not any(str(d) == "Object" for d in dtypes)
     elif module.startswith("pyarrow"):
-        arr = _from_arrow(x, name)
+        arr, nulls_checked = _from_arrow(x, name), True
     elif hasattr(x, "toarray") and module.startswith("scipy.sparse"):
         arr = x.toarray()
     elif isinstance(x, (str, bytes)) or np.isscalar(x):
@@ -128,15 +131,15 @@ def as_array(x: Any, name: str) -> np.ndarray:
         except ValueError as exc:  # ragged nested lists
             raise ValueError(f"{name} could not be read as an array: {exc}") from None
     if arr.dtype.kind == "O":
-        missing = np.fromiter(
-            (v is None or (isinstance(v, float) and v != v) for v in arr.ravel()),
-            dtype=bool,
-            count=arr.size,
-        ).reshape(arr.shape)
-        if missing.any():
-            raise _missing_error(name, missing)
-        kinds = {type(v) for v in arr.ravel()[:1]}
-        if kinds and all(isinstance(v, (bool, np.bool_)) for v in arr.ravel()):
+        if not nulls_checked:  # None / NaN among Python objects: one pass in Python
+            missing = np.fromiter(
+                (v is None or (isinstance(v, float) and v != v) for v in arr.ravel()),
+                dtype=bool,
+                count=arr.size,
+            ).reshape(arr.shape)
+            if missing.any():
+                raise _missing_error(name, missing)
+        if arr.size and all(isinstance(v, (bool, np.bool_)) for v in arr.ravel()):
             arr = arr.astype(bool)
     elif arr.dtype.kind in "fc":
         bad = np.isnan(arr)

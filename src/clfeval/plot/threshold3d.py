@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from clfeval.formulas.curves import roc_rates
 from clfeval.plot._curve import (
     PLOT_MAX_POINTS,
     ManyModels,
@@ -51,13 +52,13 @@ _AXES = {
 }
 
 
-def roc_points(ev: Evaluation, curve: Curve) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def rates_at_every_score(ev: Evaluation, curve: Curve) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(FPR, TPR, thresholds) at every distinct score of ``curve``'s ranking, by decreasing
     threshold; the curve's own points for an averaged (macro) curve, which has no ranking.
 
     >>> import clfeval
     >>> ev = clfeval.evaluate([0, 0, 1, 1, 0], y_score=[0.1, 0.2, 0.35, 0.8, 0.9])
-    >>> [a.tolist() for a in roc_points(ev, ev.roc.main)]
+    >>> [a.tolist() for a in rates_at_every_score(ev, ev.roc.main)]
     [[0.3333333333333333, 0.3333333333333333, 0.3333333333333333, 0.6666666666666666, 1.0], [0.0, 0.5, 1.0, 1.0, 1.0], [0.9, 0.8, 0.35, 0.2, 0.1]]
     """
     ranking = ev.ranking(curve.name)
@@ -65,12 +66,8 @@ def roc_points(ev: Evaluation, curve: Curve) -> tuple[np.ndarray, np.ndarray, np
         return curve.x, curve.y, curve.thresholds
     if ranking.scores.size > PLOT_MAX_POINTS:  # exact points at evenly spread cuts
         ranking = ranking.coarsened(ranking.cut_points(PLOT_MAX_POINTS))
-    n_total, p_total = (float(v) for v in ranking.totals)
-    fps = np.asarray(ranking.fps, dtype=np.float64)
-    tps = np.asarray(ranking.tps, dtype=np.float64)
-    fpr = fps / n_total if n_total > 0 else np.full(fps.shape, np.nan)
-    tpr = tps / p_total if p_total > 0 else np.full(tps.shape, np.nan)
-    return fpr, tpr, np.asarray(ranking.scores, dtype=np.float64)
+    fpr, tpr = roc_rates(ranking.neg, ranking.pos)  # from the origin: the first point is (0, 0)
+    return fpr[1:], tpr[1:], np.asarray(ranking.scores, dtype=np.float64)
 
 
 def staircase(x: np.ndarray, t: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -135,7 +132,7 @@ class ThresholdCurve3DDisplay(ManyModels):
     ) -> ThresholdCurve3DDisplay:
         """The main curve of ``ev`` (binary: positive class; else ``curve``, default "micro")."""
         c = pick_curve(ev, kind, curve)
-        x, y, t = roc_points(ev, c) if kind == "roc" else (c.x, c.y, c.thresholds)
+        x, y, t = rates_at_every_score(ev, c) if kind == "roc" else (c.x, c.y, c.thresholds)
         disp = cls(
             kind=kind, x=x, y=y, thresholds=t, area=c.area,
             name=curve_title_name(ev, c, name or model_name(ev)), operating_point=c.operating_point,
