@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 import sklearn.metrics as skm
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -229,3 +229,29 @@ def test_measures_batch_over_leading_axes(data, batch):
         else:
             want = want.reshape(batch + tp.shape[-1:])
         np.testing.assert_allclose(batched, want, rtol=1e-13, equal_nan=True, err_msg=name)
+
+
+@example(y=[0, 0, 1], w=[1.0, 16.740852572818355] + [1.0] * 28, flip=True)  # -1.0000000000000018 unclipped
+@given(
+    y=st.lists(st.integers(0, 3), min_size=2, max_size=30),
+    w=st.lists(st.floats(0.001, 1e3), min_size=30, max_size=30),
+    flip=st.booleans(),
+)
+def test_mcc_of_perfect_agreement_with_float_weights_stays_in_range(y, w, flip):
+    """Predictions equal to the truth (or, for two classes, its opposite) give MCC +1 (-1) to the
+    last ulps, and never past it: a correlation stays in [-1, 1], where the float sums of weights
+    can carry the quotient a few ulps beyond (scikit-learn's passes -1 by up to 1e-12 on such draws)."""
+    y = np.array(y)
+    if np.unique(y).size < 2:
+        return
+    weights = np.array(w[: y.size])
+    if flip:
+        y = (y > np.median(y)).astype(int)
+        if np.unique(y).size < 2:
+            return
+        pred, expected = 1 - y, -1.0
+    else:
+        pred, expected = y, 1.0
+    cm = skm.confusion_matrix(y, pred, sample_weight=weights)
+    value = float(m.matthews_corrcoef(cm))
+    assert -1.0 <= value <= 1.0 and abs(value - expected) <= 1e-12

@@ -23,7 +23,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 
 from clfeval.cli.options import PROG, UsageError, typed
 from clfeval.exceptions import ScoresBinnedWarning, UndefinedMetricWarning, ValuesError

@@ -198,7 +198,9 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     cov_tt = n**2 - np.sum(t_sum * t_sum, axis=-1)
     den = cov_pp * cov_tt
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
+        r = np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
+    # a correlation: within [-1, 1] (Cauchy-Schwarz), where float sums of weights can pass it by ulps
+    return np.clip(r, -1.0, 1.0)
 
 
 def _products_inexact(cm: np.ndarray) -> np.ndarray | bool:

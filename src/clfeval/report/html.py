@@ -50,7 +50,7 @@ from clfeval.report.html_format import script_json as _script_json  # the name t
 from clfeval.report.html_header import clfeval_version, data_warnings, meta_rows, title_text
 from clfeval.report.html_model import Model, bands_dict, evaluation_list, page_models
 from clfeval.report.html_tables import HEADLINE as HEADLINE  # importable from here as before
-from clfeval.report.html_tables import cards, comparison_table, report_table, tests_section
+from clfeval.report.html_tables import cards, comparison_table, report_table, paired_tests_section
 
 __all__ = ["render_html", "write_html", "figures", "bands_dict", "cross_validation_dict"]
 
@@ -168,7 +168,7 @@ def _chunks(models: list[Model], title: str | None, plotly_js: str,
     if multi:
         yield f'<section id="summary"><h2>Comparison</h2>{comparison_table(models)}</section>\n'
     if tests:
-        yield tests_section(tests)
+        yield paired_tests_section(tests)
     for m in models:
         yield _model_section(m, by_id.get(f"confusion-{m.index + 1}"), multi) + "\n"
         yield decision_section(m, by_id) + "\n"

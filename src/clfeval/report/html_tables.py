@@ -16,7 +16,7 @@ from clfeval.formulas.measure_registry import MEASURES
 from clfeval.report.html_format import DASH, as_number, esc, finite_number, fmt, fmt_count
 from clfeval.report.html_model import Model
 
-__all__ = ["HEADLINE", "value_cell", "report_table", "cards", "comparison_table", "tests_section"]
+__all__ = ["HEADLINE", "value_cell", "report_table", "cards", "comparison_table", "paired_tests_section"]
 
 
 #: (key of report["overall"], display title, higher is better), titles and directions from
@@ -148,7 +148,7 @@ def comparison_table(models: list[Model]) -> str:
     )
 
 
-def tests_section(tests: Sequence[Mapping[str, Any]]) -> str:
+def paired_tests_section(tests: Sequence[Mapping[str, Any]]) -> str:
     """The paired tests of a comparison: one row per (model a, model b, test)."""
     rows = []
     for t in tests:
