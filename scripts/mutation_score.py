@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -26,8 +27,16 @@ from pathlib import Path
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 
 
+# mutmut forks one child per mutant from a process whose tests have started numpy's BLAS thread
+# pool; a child that then calls BLAS can wait forever on a lock of a thread it does not have (seen:
+# a child asleep on a futex until mutmut's timeout, which mutmut then counts as a kill). One BLAS
+# thread leaves no such lock behind.
+SINGLE_THREADED = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
 def mutmut(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "mutmut", *args], capture_output=True, text=True)
+    env = {**os.environ, **SINGLE_THREADED}
+    return subprocess.run([sys.executable, "-m", "mutmut", *args], capture_output=True, text=True, env=env)
 
 
 def statuses() -> dict[str, str]:
@@ -72,8 +81,14 @@ def main() -> int:
         print("mutmut generated no mutants; see `python -m mutmut run` for why", file=sys.stderr)
         return 1
     chosen = names if args.all else sorted(random.Random(args.seed).sample(names, min(args.sample, len(names))))
-    for start in range(0, len(chosen), 100):  # keep each command line short
-        mutmut("run", "--max-children", str(args.jobs), *chosen[start:start + 100])
+    # a run cut short goes on where it stopped: killed and survived mutants keep their verdict;
+    # the rest (not checked, timeouts) run (again)
+    before = statuses()
+    todo = [n for n in chosen if before.get(n) not in ("killed", "survived", "no tests")]
+    for start in range(0, len(todo), 50):  # keep each command line short
+        mutmut("run", "--max-children", str(args.jobs), *todo[start:start + 50])
+        done = statuses()
+        print(f"{sum(done[n] != 'not checked' for n in chosen)} / {len(chosen)} mutants judged", flush=True)
     found = statuses()
     ran = {name: found[name] for name in chosen}
     by_module: dict[str, Counter[str]] = {}
@@ -89,7 +104,8 @@ def main() -> int:
         k = sum(v for s, v in counts.items() if s in KILLED)
         print(f"  {module:45s} {k:4d} / {n:4d} killed  {dict(counts)}")
     print(f"score: {killed} / {len(counted)} = {killed / max(len(counted), 1):.1%} "
-          f"(95% interval {low:.1%} - {high:.1%}); no tests: {sum(s == 'no tests' for s in ran.values())}")
+          f"(95% interval {low:.1%} - {high:.1%}); no tests: {sum(s == 'no tests' for s in ran.values())}; "
+          f"of the killed, by timeout: {sum(s == 'timeout' for s in ran.values())}")
     survivors = sorted(n for n, s in counted.items() if s not in KILLED)
     diffs = {n: mutmut("show", n).stdout for n in survivors}
     for name in survivors:

@@ -535,3 +535,32 @@ def test_pair_coded_tiny_weights_beside_ordinary_ones(monkeypatch) -> None:
         report = clfeval.evaluate(yt, yp, sample_weight=w).report
     assert report.overall["mcc"] == 1.0
     assert report.rows == dense_rows
+
+
+def test_top_k_counts_stay_exact_past_2_to_the_24_classes():
+    """The classes ranked ahead of the true one are counted by a matrix product: in float32 only
+    below 2**24 classes, where every count is exact (float32 has no odd integer past 2**24). With
+    2**24 + 5 classes and 2**24 + 3 of them ahead of the true class, k = 2**24 + 4 is a hit; in
+    float32 the count rounds to 2**24 + 4 (or saturates, by the summation order), k = 2**24 + 4
+    too, and the hit may be lost."""
+    from clfeval.formulas.sums import TopKHits
+
+    n_classes = (1 << 24) + 5
+    scores = np.ones((2, n_classes))
+    scores[0, :2] = [0.5, 0.0]  # row 0: class 0 ahead of class 1 only
+    scores[1, 0] = 2.0  # row 1: class 0 above all others
+    hits = TopKHits.from_encoded(np.array([0, 0]), scores, k=(1 << 24) + 4)
+    assert hits.total == 2
+    assert TopKHits.from_encoded(np.array([0, 0]), scores, k=(1 << 24) + 3).total == 1  # 2**24 + 3 ahead: a miss
+
+
+def test_kappa_of_a_plain_matrix_is_scikit_learns():
+    """margins.cohen_kappa reads a dense matrix as well as pair counts (the docstring's use)."""
+    from clfeval.statistics import margins
+
+    rng = np.random.default_rng(5)
+    y, p = rng.integers(0, 4, 300), rng.integers(0, 4, 300)
+    matrix = skm.confusion_matrix(y, p)
+    for weights in (None, "linear", "quadratic"):
+        assert margins.cohen_kappa(matrix, weights) == pytest.approx(
+            skm.cohen_kappa_score(y, p, weights=weights), rel=1e-13, abs=1e-15)

@@ -37,6 +37,7 @@ from clfeval.inputs.labels import (
     union_labels,
 )
 from clfeval.statistics.sparse_counts import PairCounts, use_pairs
+from clfeval.support.thread_pools import thread_pool
 
 __all__ = ["ConfusionCounts", "MultilabelCounts", "build_counts"]
 
@@ -44,16 +45,10 @@ __all__ = ["ConfusionCounts", "MultilabelCounts", "build_counts"]
 _MAX_GRID = 1 << 22
 # Arrays at least this long are split across two threads (numpy releases the GIL).
 _PARALLEL_MIN = 1 << 21
-_POOL: ThreadPoolExecutor | None = None
-
-
 def worker_pool() -> ThreadPoolExecutor:
     """The package's shared pool of two threads, for numpy work that releases the GIL (made on
-    first use)."""
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="clfeval")
-    return _POOL
+    first use, and again in a forked child: see :mod:`clfeval.support.thread_pools`)."""
+    return thread_pool("work", 2)
 
 
 def _count_table(

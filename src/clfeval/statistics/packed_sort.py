@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import os
 from functools import partial
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 import numpy as np
+
+from clfeval.support.thread_pools import thread_pool
 
 __all__ = ["Decoder", "sorted_parts", "take_codes", "code_bits", "sort_in_place", "PARALLEL_SORT_MIN"]
 
@@ -193,7 +195,6 @@ def _pack_and_sort(keys: np.ndarray, codes: np.ndarray, bits: int, span: int) ->
 
 #: below this many elements one thread sorts (threads cost more than they save)
 PARALLEL_SORT_MIN = 1 << 21
-_sort_pool: Any = None
 
 
 def _ranges(values: np.ndarray, pivots: np.ndarray) -> Iterator[np.ndarray]:
@@ -216,15 +217,10 @@ def sort_in_place(values: np.ndarray) -> None:
     >>> sort_in_place(a); a.tolist()
     [1.0, 2.0, 3.0]
     """
-    global _sort_pool
     workers = min(os.cpu_count() or 1, 8)
     if workers < 2 or values.size < max(PARALLEL_SORT_MIN, workers):
         values.sort()
         return
-    if _sort_pool is None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        _sort_pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="clfeval-sort")
     sample = np.sort(values[:: max(1, values.size // (1024 * workers))])
     pivots = np.unique(sample[(np.arange(1, workers) * sample.size) // workers])
     out = np.empty_like(values)
@@ -234,7 +230,7 @@ def sort_in_place(values: np.ndarray) -> None:
         np.compress(mask, values, out=out[start:stop])
         parts.append(out[start:stop])
         start = stop
-    for _ in _sort_pool.map(np.ndarray.sort, parts):
+    for _ in thread_pool("sort", workers).map(np.ndarray.sort, parts):
         pass
     values[...] = out
 
