@@ -166,6 +166,7 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
 def first_text(values: Any) -> tuple[int, str] | None:
     """The first value of a text label column that does not read as a number, and its index.
 
+    >>> import numpy as np
     >>> first_text(np.array(["1", "0", " x", "y"]))
     (2, ' x')
     """
