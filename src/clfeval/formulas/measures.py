@@ -25,6 +25,7 @@ from clfeval.formulas.exact_sums import exact_kappa, exact_mcc, exact_ratio, is_
 __all__ = [
     "kappa_disagreement_weights",
     "one_vs_rest",
+    "mcc_of_margins",
     "ratio",
     "precision",
     "recall",
@@ -189,16 +190,28 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     if split is not None:
         return split
     cm = np.asarray(cm, dtype=np.float64)
-    t_sum = cm.sum(axis=-1)
-    p_sum = cm.sum(axis=-2)
-    correct = np.trace(cm, axis1=-2, axis2=-1)
+    return mcc_of_margins(np.trace(cm, axis1=-2, axis2=-1), cm.sum(axis=-1), cm.sum(axis=-2))
+
+
+def mcc_of_margins(correct: Any, t_sum: np.ndarray, p_sum: np.ndarray) -> np.ndarray:
+    """Matthews correlation from the trace and the margins (true-class totals ``t_sum``,
+    predicted-class totals ``p_sum``, classes on the last axis): all it needs, so that a dense
+    table and pair-coded counts share it. 0 where undefined: a margin with one class only, whose
+    covariance is 0 (or, by float cancellation with weights, a few ulps below).
+
+    >>> float(mcc_of_margins(3.0, np.array([2.0, 2.0]), np.array([1.0, 3.0])))
+    0.5773502691896258
+    """
+    t_sum = np.asarray(t_sum, dtype=np.float64)
+    p_sum = np.asarray(p_sum, dtype=np.float64)
     n = p_sum.sum(axis=-1)
     cov_tp = correct * n - np.sum(t_sum * p_sum, axis=-1)
     cov_pp = n**2 - np.sum(p_sum * p_sum, axis=-1)
     cov_tt = n**2 - np.sum(t_sum * t_sum, axis=-1)
     den = cov_pp * cov_tt
+    undefined = ~(den > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.where(den == 0, 0.0, cov_tp / np.sqrt(np.where(den == 0, 1.0, den)))
+        r = np.where(undefined, 0.0, cov_tp / np.sqrt(np.where(undefined, 1.0, den)))
     # a correlation: within [-1, 1] (Cauchy-Schwarz), where float sums of weights can pass it by ulps
     return np.clip(r, -1.0, 1.0)
 

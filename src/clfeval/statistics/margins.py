@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from clfeval.formulas.exact_sums import exact_div, exact_mcc_of_margins, exact_plain_kappa_of_margins, is_big
-from clfeval.formulas.measures import ratio
+from clfeval.formulas.measures import mcc_of_margins, ratio
 from clfeval.statistics.sparse_counts import PairCounts
 
 #: integer totals from which products of margins pass 2**53 (float64 would round them)
@@ -82,15 +82,7 @@ def matthews_corrcoef(counts: Any) -> float:
     m = margins(counts)
     if _needs_exact(m, counts):  # products float64 would round (or cancel): exact, correctly rounded
         return exact_mcc_of_margins(m.trace, m.rows.tolist(), m.cols.tolist())
-    t_sum = np.asarray(m.rows, dtype=np.float64)
-    p_sum = np.asarray(m.cols, dtype=np.float64)
-    correct = float(m.trace)
-    n = p_sum.sum()
-    cov_tp = correct * n - np.sum(t_sum * p_sum)
-    cov_pp = n**2 - np.sum(p_sum * p_sum)
-    cov_tt = n**2 - np.sum(t_sum * t_sum)
-    den = cov_pp * cov_tt
-    return 0.0 if den == 0 else float(cov_tp / np.sqrt(den))
+    return float(mcc_of_margins(float(m.trace), m.rows, m.cols))
 
 
 def _needs_exact(m: Margins, counts: Any) -> bool:
