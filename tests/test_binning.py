@@ -502,3 +502,16 @@ def test_binned_bounds_checks_the_grid():
     assert binned_bounds(r, bits=52).bits == 52  # every float is on the 52-bit grid
     with pytest.raises(ValueError, match="bits must be from 1 to 52"):
         binned_bounds(r, bits=60)
+
+
+def test_bounds_of_a_ranking_with_float32_scores_on_the_grid():
+    """binned_bounds checks each score against the grid in float64, whatever the ranking's dtype."""
+    from clfeval.statistics.rankings import BinaryRanking
+
+    scores = np.array([0.75, 0.5, 0.25], dtype=np.float32)  # on every grid of >= 2 bits
+    ranking = BinaryRanking(scores, np.array([0, 1, 1]), np.array([2, 1, 0]))
+    got = binned_bounds(ranking, bits=4)
+    assert got.auc == ranking.roc_auc and got.bits == 4
+    off = BinaryRanking(np.array([0.7, 0.5], dtype=np.float32), np.array([0, 1]), np.array([1, 0]))
+    with pytest.raises(ValueError, match="not on the 4-bit grid"):
+        binned_bounds(off, bits=4)

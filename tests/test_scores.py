@@ -391,3 +391,10 @@ def test_parallel_sort_with_heavy_ties(values, cpus):
     finally:
         scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count = old, old_count
     np.testing.assert_array_equal(a, np.sort(values))
+
+
+def test_score_table_refuses_negative_counts_with_its_message():
+    with pytest.raises(ValueError, match=r"^ScoreTable counts must be finite and >= 0\.$"):
+        ScoreTable([0.9, 0.2], [[1, -1], [0, 2]], ["a", "b"])
+    with pytest.raises(ValueError, match=r"^ScoreTable counts must be finite and >= 0\.$"):
+        ScoreTable([0.9], [[np.nan, 1.0]], ["a", "b"])

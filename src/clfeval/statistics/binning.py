@@ -143,7 +143,8 @@ def is_grid_value(t: float, bits: int = 16) -> bool:
 
 def _on_grid(values: np.ndarray, bits: int) -> np.ndarray:
     """Elementwise: finite and on the ``bits`` grid."""
-    b = (np.asarray(values, dtype=np.float64) + 0.0).view(np.uint64)
+    values = np.asarray(values, dtype=np.float64)  # float32 scores too, read as the float64 they equal
+    b = (values + 0.0).view(np.uint64)
     on = ((b & _low_mask(bits)) == 0) & ((b & _MAGNITUDE) <= _MAX_FINITE)
     return on | (values == _LOWEST)
 
