@@ -166,3 +166,50 @@ def test_multilabel_intervals_per_label_and_averages():
     for avg in ("macro", "weighted", "samples"):
         assert ev.ci("f1", average=avg).estimate == pytest.approx(ev.report.averages[avg]["f1"])
     assert data["notes"] and "a case sits in every label's table" in data["notes"][-1]
+
+
+# -- edges of the area intervals (cases that mutation testing found unpinned) ------------------
+
+
+def _ranking(y, s):
+    from clfeval.statistics.rankings import BinaryRanking
+
+    y, s = np.asarray(y, dtype=bool), np.asarray(s, dtype=float)
+    order = np.argsort(-s, kind="stable")
+    return BinaryRanking(s[order], None, y[order])
+
+
+def test_logit_ap_interval_at_a_perfect_ranking_is_the_point_and_named():
+    from clfeval.uncertainty.area_intervals import logit_ap_interval
+
+    ci = logit_ap_interval(_ranking([1, 1, 0, 0], [0.9, 0.8, 0.2, 0.1]))
+    assert (ci.low, ci.high, ci.estimate, ci.standard_error) == (1.0, 1.0, 1.0, 0.0)
+    assert ci.method == "logit (Boyd et al. 2013)" and ci.level == 0.95
+
+
+def test_ranking_area_intervals_default_to_95_percent_and_pass_n_resamples_to_bca():
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals, ranking_area_intervals
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(12, bool), np.zeros(15, bool)]
+    r = _ranking(y, rng.normal(size=y.size) + y)
+    assert {ci.level for ci in ranking_area_intervals(r).values()} == {0.95}
+    got = bootstrap_area_intervals(r, method="bca", n_resamples=60, seed=4)["roc_auc"]
+    want = ranking_intervals(r, interval="bca", n_resamples=60, seed=4)["roc_auc"]
+    assert (got.low, got.high) == (want.low, want.high)
+
+
+def test_bootstrap_auc_intervals_with_too_few_cases_of_a_class():
+    """Below 2 cases of a class the bootstrap AUC interval is NaN (not an error); with exactly 2
+    positives BCa runs (0 < AUC < 1)."""
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals
+
+    one = bootstrap_area_intervals(_ranking([1, 0, 0, 0], [0.3, 0.9, 0.2, 0.1]), n_resamples=40)["roc_auc"]
+    assert np.isnan(one.low) and np.isnan(one.high) and one.estimate == pytest.approx(2 / 3)
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    r = _ranking([1, 1, 0, 0, 0], [0.3, 0.8, 0.9, 0.2, 0.1])
+    two = bootstrap_area_intervals(r, method="bca", n_resamples=40)["roc_auc"]
+    bca = ranking_intervals(r, interval="bca", n_resamples=40, seed=0)["roc_auc"]
+    assert (two.low, two.high, two.method) == (bca.low, bca.high, bca.method)

@@ -670,3 +670,15 @@ def test_block_search_skips_blocks_and_agrees(rule, weights):
         assert searched[-1] == m  # not monotone: every threshold
     else:
         assert searched[-1] < m / 2  # most blocks were skipped
+
+
+def test_break_even_between_two_scores_reports_the_nearer_one():
+    """Counts per score (weights 1..3): positives [2, 0, 1, 1], negatives [0, 1, 3, 0], P = 4.
+    Predicted counts 2, 3, 7, 8: the crossing lies between scores 0.8 (precision 2/3, recall 1/2)
+    and 0.7 (3/7, 3/4), at t = (1/6) / (1/6 + 9/28) = 14/41 of the way, so the value is
+    1/2 + 14/41 * 1/4 = 24/41 and the nearer score, 0.8, is the threshold (worked by hand)."""
+    from clfeval.statistics.rankings import BinaryRanking, BreakEvenPoint
+
+    r = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.6]), np.array([0, 1, 3, 0]), np.array([2, 0, 1, 1]))
+    got = r.break_even()
+    assert got == BreakEvenPoint(pytest.approx(24 / 41, rel=1e-15), 0.8, pytest.approx(2 / 3, rel=1e-15), 0.5)
