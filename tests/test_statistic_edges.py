@@ -96,3 +96,26 @@ def test_bca_intervals_of_a_proportion_stay_beside_the_percentile_and_wilson_one
     assert bca.method.startswith("bootstrap BCa")
     for low, high in ((pct.low, pct.high), (wilson.low, wilson.high)):
         assert abs(bca.low - low) < 0.012 and abs(bca.high - high) < 0.012
+
+
+def test_precision_at_a_score_of_no_weight_is_zero():
+    """Per-score counts whose top score weighs nothing (0 predicted there): precision 0/0 is 0,
+    as scikit-learn's rule; below it 1/3 and 1/4 (hand-counted)."""
+    from clfeval.formulas.curves import precision_recall_points
+
+    precision, recall, thresholds = precision_recall_points(
+        np.array([0.0, 2.0, 1.0]), np.array([0.0, 1.0, 0.0]), np.array([0.9, 0.5, 0.2]))
+    assert precision.tolist() == [0.25, 1 / 3, 0.0, 1.0]
+    assert recall.tolist() == [1.0, 1.0, 0.0, 0.0] and thresholds.tolist() == [0.2, 0.5, 0.9]
+
+
+def test_area_intervals_of_a_ranking_without_negatives_keep_the_ap():
+    """No negative: ROC AUC is undefined (NaN interval), AP is 1 (every positive at precision 1)."""
+    from clfeval.statistics.rankings import BinaryRanking
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals, logit_ap_interval
+
+    r = BinaryRanking(np.array([0.9, 0.5]), None, np.array([True, True]))
+    cis = bootstrap_area_intervals(r, n_resamples=20)
+    assert math.isnan(cis["roc_auc"].estimate) and cis["average_precision"].estimate == 1.0
+    mixed = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.2]), None, np.array([True, False, True, False]))
+    assert logit_ap_interval(mixed).method == "logit (Boyd et al. 2013)"
