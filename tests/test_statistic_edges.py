@@ -5,6 +5,7 @@ and the plain-data form of pair-coded counts."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -119,3 +120,107 @@ def test_area_intervals_of_a_ranking_without_negatives_keep_the_ap():
     assert math.isnan(cis["roc_auc"].estimate) and cis["average_precision"].estimate == 1.0
     mixed = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.2]), None, np.array([True, False, True, False]))
     assert logit_ap_interval(mixed).method == "logit (Boyd et al. 2013)"
+
+
+# ------------------------------------------------------------------------------------------
+# exact arithmetic: where each exact path starts, and that it is right there
+# ------------------------------------------------------------------------------------------
+def test_no_weights_never_overflow_a_class_total():
+    from clfeval.formulas.exact_sums import class_total_overflows
+
+    assert class_total_overflows(np.zeros(0), np.zeros(0, bool)) is False
+    assert class_total_overflows(np.array([1e308]), np.array([True])) is False
+    assert class_total_overflows(np.array([1e308, 1e308]), np.array([True, True])) is True
+
+
+def test_integer_bincount_adds_every_block_of_rows(monkeypatch):
+    """Weights past 2**53 are summed in 26-bit limbs, block by block of rows; blocks of 3 rows
+    here (the real block is 2**27 rows) must give the Python-integer sums."""
+    from clfeval.formulas import exact_sums
+
+    monkeypatch.setattr(exact_sums, "_LIMB_ROWS", 3)
+    idx = np.array([0, 1, 0, 2, 1, 0, 0, 2, 1, 1])
+    w = np.array([2**60 + 7 * i + 1 for i in range(10)], dtype=np.uint64)
+    want = [sum(int(w[j]) for j in range(10) if idx[j] == c) for c in range(3)]
+    assert exact_sums.integer_bincount(idx, w.astype(np.float64), 3, None).tolist() != want  # float64 rounds
+    got = exact_sums.integer_bincount(idx, w, 3)
+    assert [int(v) for v in got] == want
+
+
+def test_a_square_root_that_is_exactly_a_rounding_tie_rounds_to_even():
+    """sqrt((2**53 + 1)**2 / 2**60) = (2**53 + 1) / 2**30 exactly, half-way between two floats:
+    ties-to-even gives 2**23; a sticky bit set where the root is exact would round it up."""
+    from fractions import Fraction
+
+    from clfeval.formulas.exact_sums import _sqrt_ratio
+
+    assert _sqrt_ratio((2**53 + 1) ** 2, 2**60) == float(Fraction(2**53 + 1, 2**30)) == 2.0**23
+    assert _sqrt_ratio(2, 1) == math.sqrt(2.0) and _sqrt_ratio(1, 4) == 0.5 and _sqrt_ratio(0, 3) == 0.0
+
+
+def test_fbeta_is_exact_when_only_its_denominator_passes_2_to_the_53():
+    """tp, fp, fn each below 2**53, 2 tp + fp + fn above: float64 sums would round (found by a
+    search of such counts; the correctly rounded F1 is ...687, float64 gives ...684)."""
+    from fractions import Fraction
+
+    from clfeval.formulas.measures import fbeta
+
+    tp, fp, fn = 1126093042239960, 1126848982104598, 6755994783963397
+    want = float(Fraction(2 * tp, 2 * tp + fp + fn))
+    assert float(fbeta(np.array(tp), np.array(fp), np.array(fn))) == want == 0.22221800208690687
+    assert float(2.0 * tp / (float(tp + fn) + float(tp + fp))) != want
+
+
+def test_a_ratio_with_a_big_numerator_alone_is_exact():
+    """(2**53 + 1) / 3 = 3002399751580331 exactly; float64 first gives 2**53 / 3 = ...330.5."""
+    from clfeval.formulas.measures import ratio
+
+    assert float(ratio(np.array(2**53 + 1), np.array(3))) == 3002399751580331.0
+    assert float(ratio(np.array(3), np.array(2**53 + 1))) == 3 / (2**53 + 1)
+
+
+def test_kappa_disagreement_weights_are_floats():
+    from clfeval.formulas.measures import kappa_disagreement_weights
+
+    for kind, want in (("linear", [[0, 1, 2], [1, 0, 1], [2, 1, 0]]), ("quadratic", [[0, 1, 4], [1, 0, 1], [4, 1, 0]]),
+                       (None, [[0, 1, 1], [1, 0, 1], [1, 1, 0]])):
+        w = kappa_disagreement_weights(3, kind)
+        assert w.dtype == np.float64 and w.tolist() == want
+    with pytest.raises(ValueError, match=r"^weights must be None, 'linear' or 'quadratic', got 'cubic'\.$"):
+        kappa_disagreement_weights(3, "cubic")
+
+
+def test_rate_partials_name_the_rates_they_know():
+    from clfeval.formulas.measure_gradients import RATES, rate_partials
+
+    with pytest.raises(ValueError, match=rf"^unknown rate 'accuracy'; one of {re.escape(str(RATES))}\.$"):
+        rate_partials("accuracy", 1, 1, 1, 1)
+
+
+def test_table_variance_of_batched_gradients_leaves_empty_cells_out():
+    """Gradients (B, 2, 2) over one table with an empty cell: each table's variance is the one
+    of its own gradient (the same-shape path), the empty cell's gradient ignored."""
+    from clfeval.formulas.measure_gradients import table_variance
+
+    cells = np.array([[5.0, 0.0], [2.0, 3.0]])
+    g = np.array([[[0.1, 9.0], [-0.2, 0.3]], [[1.0, -4.0], [0.5, 0.0]], [[0.0, 2.0], [0.0, 0.25]]])
+    got = table_variance(g, cells, cells, 10.0)
+    one_by_one = [float(table_variance(g[b], cells, cells, 10.0)) for b in range(3)]
+    assert got.tolist() == one_by_one
+    kept = np.where(cells != 0, g[0], 0.0)  # by hand: sum g^2 w - (sum g w)^2 / n
+    assert got[0] == pytest.approx(float((kept**2 * cells).sum() - (kept * cells).sum() ** 2 / 10.0), rel=1e-15)
+
+
+def test_rowwise_counts_order_unsigned_and_boolean_scores_as_numbers():
+    from clfeval.statistics.scores import rowwise_counts
+
+    y = np.array([[1, 0, 0, 1], [0, 1, 1, 0]])
+    s = np.array([[0, 3, 2, 3], [1, 0, 2, 2]], dtype=np.uint8)
+    want = rowwise_counts(y, s.astype(np.float64))
+    for dtype in (np.uint8, np.uint64):
+        got = rowwise_counts(y, s.astype(dtype))
+        assert [a.tolist() for a in got] == [a.tolist() for a in want]
+    # by hand: row 0 sorts as 3 (neg), 3 (pos), 2 (neg), 0 (pos); a tie group's counts at its first place
+    assert [a.tolist() for a in want] == [[[1, 0, 1, 0], [1, 0, 1, 0]], [[1, 0, 0, 1], [1, 0, 0, 1]]]
+    flags = rowwise_counts(np.array([[1, 0, 1]]), np.array([[False, True, True]]))
+    assert [a.tolist() for a in flags] == [[[1, 0, 0]], [[1, 0, 1]]]
