@@ -513,16 +513,55 @@ def test_float_tables_on_the_safe_bounds_take_the_float_formulas():
     assert normalized_float_table(ordinary) is ordinary  # "other tables are returned as they are"
 
 
-@pytest.mark.xfail(strict=True, reason="open bug: with scores, evaluate() builds the confusion counts and areas "
-                   "from float cumulative sums of the ranking, which overflow (the predictions path is exact)")
-def test_scores_with_weights_whose_sums_overflow():
+def test_scores_with_weights_whose_sums_overflow_are_refused_with_the_remedy():
     """Four weights of 1e308 (their sum is past float64) with scores: the drop-in metrics, whose
-    sums are exact, give AP 0.75 as for any equal weights; evaluate() should too (it gives NaN)."""
+    sums are exact, give AP 0.75 as for any equal weights. evaluate() keeps float64 running sums
+    in its rankings (thresholds, curves and operating points read them), which would overflow
+    (it gave NaN AUC and a balanced accuracy of 0), so it refuses in one line and says how to
+    rescale; the weights divided by 2**3 then give the unit-weight numbers. Predictions alone
+    are still counted exactly (test_evaluate_report_with_weights_whose_sums_overflow)."""
     import clfeval.metrics as metrics
+    from clfeval.exceptions import ValuesError
 
     y, s, w = [1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6], [1e308] * 4
     assert metrics.average_precision_score(y, s, sample_weight=w) == 0.75
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        ev = clfeval.evaluate(y, y_score=s, sample_weight=w)
+    with pytest.raises(ValuesError, match=r"^sample_weight sums past the float64 range \(1\.8e308\), which scores "
+                       r"cannot be ranked with; divide every weight by the same number \(2\*\*3 is enough\): "
+                       r"rates and areas do not change\.$") as caught:
+        clfeval.evaluate(y, y_score=s, sample_weight=w)
+    assert (caught.value.argument, caught.value.kind) == ("sample_weight", "sum-overflow")
+    with pytest.raises(ValuesError, match="^sample_weight sums past"):
+        clfeval.evaluate(y, y_pred=[1, 0, 1, 1], y_score=s, sample_weight=w)
+    with pytest.raises(ValuesError, match="^sample_weight sums past"):  # the total alone, classes apart fit
+        clfeval.evaluate(y, y_score=s, sample_weight=[0.9e308, 0.9e308, 0.0, 0.0])
+    ev = clfeval.evaluate(y, y_score=s, sample_weight=[1e308 / 8] * 4)
+    assert ev.report.overall == clfeval.evaluate(y, y_score=s).report.overall
     assert ev.report.overall["average_precision"] == 0.75 and ev.report.overall["accuracy"] == 0.5
+
+
+def test_a_stream_whose_weight_total_passes_the_float_range_is_refused_at_its_result():
+    """Each batch's weights fit float64, their total does not: the stream refuses as evaluate()
+    does on the same rows, and the command says so in one line naming the column (exit 1)."""
+    from clfeval.exceptions import ValuesError
+
+    y, s = [1, 0, 0, 1], [0.9, 0.8, 0.7, 0.6]
+    stream = StreamingEvaluation()
+    stream.update(y[:2], y_score=s[:2], sample_weight=[0.6e308] * 2)
+    stream.update(y[2:], y_score=s[2:], sample_weight=[0.6e308] * 2)
+    with pytest.raises(ValuesError, match=r"^sample_weight sums past the float64 range .*\(2\*\*3 is enough\)"):
+        stream.result()
+    fine = StreamingEvaluation().update(y, y_score=s, sample_weight=[1e308 / 8] * 4).result()
+    assert fine.report.overall == clfeval.evaluate(y, y_score=s).report.overall
+
+
+@pytest.mark.parametrize("extra", [(), ("--stream", "--batch-rows", "2")])
+def test_cli_refuses_score_weights_whose_total_overflows(tmp_path, extra):
+    src = tmp_path / "in.csv"
+    src.write_text("y,p,w\n1,0.9,6e307\n0,0.8,6e307\n0,0.7,6e307\n1,0.6,6e307\n")
+    out = tmp_path / "out.json"
+    proc = subprocess.run([sys.executable, "-m", "clfeval", "report", str(src), "--y-true", "y", "--y-score", "p",
+                           "--sample-weight", "w", "--json", str(out), *extra], capture_output=True, text=True)
+    assert proc.returncode == 1 and not out.exists() and proc.stdout == ""
+    assert proc.stderr == (f"clfeval: error: {src}: column 'w' sums past the float64 range (1.8e308), which scores "
+                           "cannot be ranked with; divide every weight by the same number (2**3 is enough): rates "
+                           "and areas do not change.\n")

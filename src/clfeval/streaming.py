@@ -39,7 +39,7 @@ import numpy as np
 from clfeval.results.confusion import ConfusionMatrix
 from clfeval.formulas.exact_sums import add_counts, in_units
 from clfeval.evaluation import Evaluation, predict_from_scores
-from clfeval.evaluation.build import EvaluationStatistics, evaluation_statistics
+from clfeval.evaluation.build import EvaluationStatistics, check_ranked_weight_total, evaluation_statistics
 from clfeval.inputs.evaluate_arguments import label_names
 from clfeval.inputs.evaluate_options import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, EvaluateOptions, StreamSettings
 from clfeval.exceptions import ScoresBinnedWarning
@@ -484,6 +484,8 @@ class StreamingEvaluation:
         if not self._total_weight > 0:
             raise ValueError(f"sample_weight is zero for all {self._n_samples} rows seen: there is nothing to "
                              "evaluate.")
+        if self._rankings is not None:  # each batch fitted, their sum does not
+            check_ranked_weight_total(self._total_weight, self._n_samples)
         labels = self._labels
         names = label_names(labels, self.options.target_names)
         rankings = micro = None

@@ -185,7 +185,10 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
                        "learn them, then streamed it again")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ev = stream.result()
+        try:
+            ev = stream.result()
+        except ValuesError as exc:  # about every row together (their weights' total)
+            raise in_words(exc, batches.path, columns_of(batches)) from None
     notices.append(f"streamed {batches.path} ({why}): {stream.n_samples:,} rows in {count:,} "
                    f"batch{'es' if count > 1 else ''} of at most {batches.batch_rows:,} rows")
     if stream.binned or settings.mode == "binned":

@@ -40,7 +40,7 @@ from clfeval.inputs.score_kind import default_threshold, score_kind as kind_of_s
 from clfeval.statistics.scores import ScoreTable
 
 __all__ = ["evaluation_fields", "evaluation_statistics", "EvaluationStatistics", "binary_rankings",
-           "NO_OPTIONS"]
+           "NO_OPTIONS", "check_ranked_weight_total"]
 
 _BINARY = np.array([False, True])
 NO_OPTIONS = EvaluateOptions()  # evaluate()'s defaults
@@ -168,6 +168,28 @@ def evaluation_fields(
     )
 
 
+def check_ranked_weight_total(total: float, n_rows: int, largest: float | None = None) -> None:
+    """Refuse float weights whose total passes the float64 range when there are scores: the
+    rankings keep float64 running sums of the weights (thresholds, curves and operating points
+    read them), which would overflow. The predictions alone are counted exactly, and so are the
+    drop-in metrics; dividing every weight by 2**bits(n) brings any total back in range.
+
+    >>> check_ranked_weight_total(1e308, 4)
+    >>> check_ranked_weight_total(float("inf"), 4)
+    Traceback (most recent call last):
+    ...
+    clfeval.exceptions.ValuesError: sample_weight sums past the float64 range (1.8e308), which scores cannot be ranked with; divide every weight by the same number (2**3 is enough): rates and areas do not change.
+    """
+    if np.isfinite(total):
+        return
+    raise ValuesError(
+        "sample_weight sums past the float64 range (1.8e308), which scores cannot be ranked with; "
+        f"divide every weight by the same number (2**{int(n_rows).bit_length()} is enough): rates and "
+        "areas do not change.",
+        argument="sample_weight", kind="sum-overflow", value=largest,
+    )
+
+
 def _checked_rows(
     y_true: Any, y_pred: Any, y_score: Any, threshold: float | None, sample_weight: Any
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, np.ndarray | None]:
@@ -196,6 +218,9 @@ def _checked_rows(
             got = "a scalar" if arr.ndim == 0 else f"{arr.shape[0]} samples"
             raise ValueError(f"y_true has {n} samples but {nm} has {got}.")
     w = check_sample_weight(sample_weight, n, allow_all_zero=False)
+    if s is not None and w is not None and w.dtype.kind == "f":
+        with np.errstate(over="ignore"):
+            check_ranked_weight_total(float(w.sum()), n, float(w.max()))
     return yt, yp, s, w
 
 
