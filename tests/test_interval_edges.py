@@ -148,3 +148,107 @@ def test_linearized_variance_adds_every_chunk_of_cells_for_every_key():
     q = t[0, 0] / n
     assert float(both["first"]) == pytest.approx(q * (1 - q) / n, rel=1e-8)
     assert float(linearized_variance(acc, t, t, n)[None]) == pytest.approx(p * (1 - p) / n, rel=1e-8)
+
+
+def test_bootstrap_auc_interval_reports_the_auc_as_its_estimate():
+    from clfeval.uncertainty.area_intervals import BOOT_AUC, bootstrap_area_intervals
+
+    r = _ranking([0.9, 0.8, 0.6, 0.5, 0.3, 0.2], [1, 0, 1, 0, 1, 0])
+    ci = bootstrap_area_intervals(r, n_resamples=200, seed=1)["roc_auc"]
+    assert ci.method.startswith(BOOT_AUC) and ci.estimate == r.roc_auc == 6 / 9  # by hand: 6 of 9 pairs
+
+
+def test_bca_auc_resamples_with_the_design_asked():
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    r = _ranking(np.arange(10.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 1])
+    for sampling in ("stratified", "cross-sectional"):
+        got = bootstrap_area_intervals(r, method="bca", n_resamples=300, seed=2, sampling=sampling)["roc_auc"]
+        want = ranking_intervals(r, interval="bca", n_resamples=300, seed=2, sampling=sampling)["roc_auc"]
+        assert (got.low, got.high) == (want.low, want.high)
+    a, b = (bootstrap_area_intervals(r, method="bca", n_resamples=300, seed=2, sampling=s)["roc_auc"]
+            for s in ("stratified", "cross-sectional"))
+    assert (a.low, a.high) != (b.low, b.high)
+
+
+def test_area_intervals_without_negatives_are_nan_at_both_ends():
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals
+
+    cis = bootstrap_area_intervals(_ranking([0.9, 0.5], [1, 1]), n_resamples=20)
+    for ci in cis.values():
+        assert type(ci.low) is float and type(ci.high) is float and math.isnan(ci.low) and math.isnan(ci.high)
+
+
+def test_bands_pass_the_deprecated_stratify_on():
+    from clfeval.uncertainty.bands import roc_band
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    with pytest.warns(FutureWarning, match="stratify= is deprecated"):
+        old = roc_band(r, [0.5], n_resamples=100, seed=1, sampling="cross-sectional", stratify=True)
+    new = roc_band(r, [0.5], n_resamples=100, seed=1, sampling="stratified")
+    other = roc_band(r, [0.5], n_resamples=100, seed=1, sampling="cross-sectional")
+    assert (old.low.tolist(), old.high.tolist()) == (new.low.tolist(), new.high.tolist())
+    assert (other.low.tolist(), other.high.tolist()) != (new.low.tolist(), new.high.tolist())
+
+
+def test_micro_specificity_interval_is_one_minus_the_fallout_interval():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    cis = confusion_intervals(np.array([[20, 3, 2], [4, 15, 1], [2, 2, 11]]))
+    fallout, spec, npv = (cis["averages"]["micro"][k] for k in ("fallout", "specificity", "npv"))
+    assert spec.low == 1 - fallout.high and spec.high == 1 - fallout.low and spec.high <= 1
+    assert (npv.low, npv.high) == (spec.low, spec.high)
+
+
+def test_mover_average_weights_each_class_by_the_weights_given():
+    """sum w_i p_i with w = (3, 1) / 4, and each side's MOVER half-width (hand-computed from the
+    Wilson limits): the weights must change the interval from the plain mean's."""
+    from clfeval.uncertainty import proportion_ci
+    from clfeval.uncertainty.confusion_intervals import mover_average
+
+    ci = proportion_ci(np.array([8, 3]), np.array([10, 10]))
+    r = np.array([0.8, 0.3])
+    w = np.array([3.0, 1.0])
+    iv = mover_average(ci, r, w, np.array(0.675), 0.95)
+    lows, highs = np.asarray(ci.low), np.asarray(ci.high)
+    down = math.sqrt(((0.75 * (0.8 - lows[0])) ** 2) + (0.25 * (0.3 - lows[1])) ** 2)
+    up = math.sqrt(((0.75 * (highs[0] - 0.8)) ** 2) + (0.25 * (highs[1] - 0.3)) ** 2)
+    assert iv.low == pytest.approx(0.675 - down, rel=1e-14) and iv.high == pytest.approx(0.675 + up, rel=1e-14)
+
+
+def test_linearized_variance_keeps_a_vector_statistic_per_table():
+    """A statistic of k values per table (each class's recall), over 2 tables: variance (2, k),
+    each recall's first-order variance r (1 - r) / row total (hand-derived: the gradient of
+    d / row is (1 - r) / row on the diagonal cell, -r / row on the rest of the row)."""
+    from clfeval.uncertainty.influence import linearized_variance
+
+    t = np.array([[[8.0, 2.0], [3.0, 7.0]], [[5.0, 5.0], [1.0, 9.0]]])
+
+    def recalls(x):
+        return np.diagonal(x, axis1=-2, axis2=-1) / x.sum(axis=-1)
+
+    var = linearized_variance(recalls, t, t, t.sum(axis=(-2, -1)))[None]
+    r = np.diagonal(t, axis1=-2, axis2=-1) / t.sum(axis=-1)
+    assert var.shape == (2, 2)
+    assert var.reshape(-1).tolist() == pytest.approx((r * (1 - r) / t.sum(axis=-1)).reshape(-1).tolist(), rel=1e-8)
+
+
+def test_ranking_intervals_name_the_interval_argument_and_default_to_seed_0():
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    r = _ranking(np.arange(8.0), [0, 1, 0, 1, 1, 0, 1, 1])
+    with pytest.raises(ValueError, match=r"^interval must be one of \['percentile', 'bca'\], got 'normal'\.$"):
+        ranking_intervals(r, interval="normal")
+    assert ranking_intervals(r, n_resamples=100)["roc_auc"].low == ranking_intervals(r, n_resamples=100, seed=0)[
+        "roc_auc"].low
+
+
+def test_a_scale_interval_with_an_undefined_standard_error_is_undefined_even_at_a_bound():
+    from clfeval.uncertainty.scales import transformed_interval
+
+    lo, hi = transformed_interval(np.array([0.0, 1.0, 0.5]), np.array([0.1, 0.9, 0.5]),
+                                  np.array([np.nan, np.nan, np.nan]), 1.96, (0.0, 1.0))
+    assert np.isnan(lo).all() and np.isnan(hi).all()
+    lo, hi = transformed_interval(np.array([np.nan]), np.array([0.5]), np.array([0.1]), 1.96, (0.0, 1.0))
+    assert np.isnan(lo).all() and np.isnan(hi).all()

@@ -224,3 +224,70 @@ def test_rowwise_counts_order_unsigned_and_boolean_scores_as_numbers():
     assert [a.tolist() for a in want] == [[[1, 0, 1, 0], [1, 0, 1, 0]], [[1, 0, 0, 1], [1, 0, 0, 1]]]
     flags = rowwise_counts(np.array([[1, 0, 1]]), np.array([[False, True, True]]))
     assert [a.tolist() for a in flags] == [[[1, 0, 0]], [[1, 0, 1]]]
+
+
+def test_batched_average_precision_of_one_sample_per_score_reads_each_row():
+    """Rows of per-score positives without negatives (one sample per score), 2 rows of 3 scores:
+    each row's AP is the one of that row alone (by hand: (1/1 + 2/3) / 2 and (1/2 + 2/3) / 2)."""
+    from clfeval.formulas.curves import average_precision
+
+    pos = np.array([[1, 0, 1], [0, 1, 1]])
+    got = average_precision(None, pos)
+    assert got.tolist() == [float(average_precision(None, row)) for row in pos]
+    assert got.tolist() == pytest.approx([(1 + 2 / 3) / 2, (1 / 2 + 2 / 3) / 2], rel=1e-15)
+
+
+def test_float_weights_in_units_of_the_smallest_subnormal_are_exact():
+    from fractions import Fraction
+
+    from clfeval.formulas.exact_sums import UNIT_EXPONENT, in_units
+
+    got = in_units(np.array([0.5, 1.25, 3.0, 2.0**-1074]))
+    assert got.tolist() == [int(Fraction(v) * 2**-UNIT_EXPONENT) for v in (0.5, 1.25, 3.0, 2.0**-1074)]
+    assert got.tolist()[-1] == 1 and in_units(np.array([[3]])).tolist() == [[3 * 2**1074]]
+
+
+def test_a_float_weight_total_past_the_range_is_inf_without_a_warning():
+    from clfeval.formulas.exact_sums import weight_total
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert weight_total(np.array([1e308, 1e308])) == math.inf
+    assert weight_total(np.array([0.5, 0.25])) == 0.75 and weight_total(np.array([2**62] * 4)) == 2**64
+
+
+def test_column_titles_of_f_scores():
+    from clfeval.formulas.measure_registry import title
+
+    assert [title(k) for k in ("f1", "f0.5", "fallout", "npv", "support", "fold")] == [
+        "f1-score", "f0.5-score", "fall-out", "NPV", "support", "fold"]
+
+
+def test_a_pr_curve_marks_its_synthetic_first_point_with_booleans():
+    from clfeval.statistics.rankings import BinaryRanking, pr_curve_of
+
+    r = BinaryRanking(np.array([0.9, 0.4, 0.1]), None, np.array([True, False, True]))
+    curve = pr_curve_of(r, "a")
+    assert curve.synthetic.dtype == np.bool_ and curve.synthetic.tolist() == [True] + [False] * (len(curve) - 1)
+
+
+def test_a_float_weighted_ranking_reversed_sums_its_auc_again():
+    """With float weights the reversed ranking's AUC is summed from its own counts (it may differ
+    from the original's in the last bit, as a fresh computation does); integer counts share it."""
+    from clfeval.formulas.curves import roc_auc
+    from clfeval.statistics.rankings import BinaryRanking
+
+    pos = np.array([0.0, 0.9504636963259353, 0.14415961271963373, 0.0, 0.31183145201048545])
+    neg = np.array([0.5495936876730595, 0.027559113243068367, 0.7535131086748066, 0.5381433132192782,
+                    0.32973171649909216])
+    r = BinaryRanking(np.arange(5, 0, -1.0), neg, pos)
+    fresh = roc_auc(pos[::-1].copy(), neg[::-1].copy())
+    assert r.reversed().roc_auc == fresh and fresh != r.roc_auc  # 0.5772696792585982 vs ...983
+    counted = np.array([1, 1, 2, 2, 0])  # integer positives, float negatives: still summed again
+    mixed_neg = np.array([0.9486494471372439, 0.31183145201048545, 0.42332644897257565, 0.8277025938204418,
+                          0.4091991363691613])
+    mixed = BinaryRanking(np.arange(5, 0, -1.0), mixed_neg, counted)
+    fresh = roc_auc(counted[::-1].copy(), mixed_neg[::-1].copy())
+    assert mixed.reversed().roc_auc == fresh and fresh != mixed.roc_auc  # 0.5024897949846925 vs ...924
+    ints = BinaryRanking(np.arange(5, 0, -1.0), np.array([1, 0, 2, 1, 0]), np.array([0, 3, 1, 0, 2]))
+    assert ints.reversed().roc_auc == ints.roc_auc == roc_auc(np.array([2, 0, 1, 3, 0]), np.array([0, 1, 2, 0, 1]))

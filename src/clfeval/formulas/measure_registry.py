@@ -194,15 +194,14 @@ def resolve(name: str) -> Measure | None:
 
 
 def title(name: str) -> str:
-    """Display title of a report column key (an F-beta key ``f<beta>`` reads ``f<beta>-score``).
+    """Display title of a report column key (an F-beta key ``f<beta>`` reads ``f<beta>-score``);
+    a name that is no measure stays as it is.
 
-    >>> title("npv"), title("f2"), title("unknown")
-    ('NPV', 'f2-score', 'unknown')
+    >>> title("npv"), title("f2"), title("unknown"), title("fold")
+    ('NPV', 'f2-score', 'unknown', 'fold')
     """
     measure = resolve(name)
-    if measure is not None:
-        return measure.title
-    return f"{name}-score" if name.startswith("f") else name
+    return name if measure is None else measure.title
 
 
 def label(name: str, beta: float | None = None) -> str:

@@ -35,13 +35,12 @@ class Margins:
     ([2, 3], [3, 3], [2, 4], 5, 6)
     """
 
-    __slots__ = ("diagonal", "rows", "cols", "trace", "total", "k")
+    __slots__ = ("diagonal", "rows", "cols", "trace", "total")
 
     def __init__(self, diagonal: np.ndarray, rows: np.ndarray, cols: np.ndarray, total: Any) -> None:
         self.diagonal, self.rows, self.cols = diagonal, rows, cols
         self.trace = diagonal.sum()
         self.total = total
-        self.k = diagonal.shape[0]
 
 
 def margins(counts: Any) -> Margins:
