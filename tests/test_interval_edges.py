@@ -7,6 +7,7 @@ or by the formula the docstring states)."""
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -252,3 +253,118 @@ def test_a_scale_interval_with_an_undefined_standard_error_is_undefined_even_at_
     assert np.isnan(lo).all() and np.isnan(hi).all()
     lo, hi = transformed_interval(np.array([np.nan]), np.array([0.5]), np.array([0.1]), 1.96, (0.0, 1.0))
     assert np.isnan(lo).all() and np.isnan(hi).all()
+
+
+def test_bootstrap_t_ap_interval_carries_its_standard_error():
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    ap = bootstrap_area_intervals(r, n_resamples=200)["average_precision"]
+    assert type(ap.standard_error) is float and 0 < ap.standard_error < 0.5
+
+
+def test_bootstrap_areas_of_many_scores_resample_them_in_groups():
+    from clfeval.uncertainty.area_intervals import BOOTSTRAP_MAX_SCORES, bootstrap_area_intervals
+
+    rng = np.random.default_rng(0)
+    y = rng.random(BOOTSTRAP_MAX_SCORES + 500) < 0.4
+    r = _ranking(rng.normal(size=y.size) + y, y)
+    cis = bootstrap_area_intervals(r, n_resamples=50)
+    for ci in cis.values():
+        groups = re.search(r", scores in (\d+) groups$", ci.method)
+        assert groups and 1000 < int(groups.group(1)) <= BOOTSTRAP_MAX_SCORES
+    assert cis["roc_auc"].estimate == r.roc_auc and cis["average_precision"].estimate == r.average_precision
+
+
+def test_delong_variance_needs_two_cases_of_each_class():
+    from clfeval.uncertainty.area_intervals import delong_variances
+
+    auc, var = delong_variances(np.array([[1, 1, 1, 0], [1, 1, 0, 0]]), np.array([[0, 1, 0, 1], [0, 0, 1, 1]]))
+    assert auc.tolist() == [0.25, 0.0] and np.isfinite(var).all()  # by hand: (1 + 1/2) / 6 and 0
+    auc, var = delong_variances(np.array([[1, 1, 1, 0]]), np.array([[0, 1, 0, 0]]))  # one positive
+    assert auc.tolist() == [0.5] and np.isnan(var).all()
+    auc, var = delong_variances(np.array([[0, 1, 0, 0]]), np.array([[1, 0, 1, 1]]))  # one negative
+    assert np.isnan(var).all()
+
+
+def test_ranking_area_intervals_bootstrap_by_default_resamples_cross_sectionally():
+    from clfeval.uncertainty.area_intervals import ranking_area_intervals
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    cis = ranking_area_intervals(r, method="bootstrap", n_resamples=100)
+    assert "cross-sectional" in cis["roc_auc"].method and "cross-sectional" in cis["average_precision"].method
+
+
+def test_specificity_at_sensitivity_reads_the_grid_given_and_the_deprecated_stratify():
+    """Perfectly separated scores: specificity 1 at every sensitivity below 1 (hand-read)."""
+    from clfeval.uncertainty.bands import specificity_at_sensitivity
+
+    r = _ranking(np.arange(8.0), [0, 0, 0, 0, 1, 1, 1, 1])
+    got = specificity_at_sensitivity(r, [0.25, 0.5], n_resamples=50)
+    assert got.estimate.tolist() == [1.0, 1.0] and got.low.shape == (2,)
+    mixed = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    with pytest.warns(FutureWarning, match="stratify= is deprecated"):
+        old = specificity_at_sensitivity(mixed, 0.5, n_resamples=100, seed=1, sampling="cross-sectional",
+                                         stratify=True)
+    new = specificity_at_sensitivity(mixed, 0.5, n_resamples=100, seed=1, sampling="stratified")
+    assert (old.low, old.high) == (new.low, new.high)
+
+
+def test_curve_band_as_plain_data():
+    from clfeval.uncertainty.bands import roc_band
+
+    band = roc_band(_ranking(np.arange(8.0), [0, 1, 0, 1, 1, 0, 1, 1]), [0.5], level=0.9, n_resamples=50)
+    d = band.to_dict()
+    assert list(d) == ["kind", "x", "estimate", "low", "high", "level", "method"]
+    assert d["kind"] == "roc" and d["x"] == [0.5] and d["level"] == 0.9 and d["method"] == band.method
+
+
+def test_bootstrap_method_names_say_what_was_resampled_and_how():
+    from clfeval.uncertainty.bootstrap import bootstrap_method_name
+
+    assert bootstrap_method_name("percentile", 100, "stratified", ranking=False, k=3) == (
+        "bootstrap percentile (multinomial over cells, shares of cell + 1/3, stratified by true class, B=100)")
+    assert bootstrap_method_name("bca", 100, "stratified", ranking=True) == (
+        "bootstrap BCa (multinomial over score cells, stratified by class, B=100)")
+    assert bootstrap_method_name("bca", 7, "cross-sectional", ranking=True) == (
+        "bootstrap BCa (multinomial over score cells, cross-sectional, B=7)")
+
+
+def test_the_mcc_interval_reports_its_level():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    for method in ("analytic", "bootstrap"):
+        ci = confusion_intervals(np.array([[20, 5], [4, 18]]), level=0.8, method=method, n_resamples=100)
+        assert ci["overall"]["mcc"].level == 0.8
+    undefined = confusion_intervals(np.array([[20, 0], [4, 0]]), level=0.8)["overall"]["mcc"]  # MCC 0/0
+    assert undefined.level == 0.8 and math.isnan(undefined.low) and math.isnan(undefined.high)
+
+
+def test_mover_average_of_a_batch_is_each_table_alone():
+    from clfeval.uncertainty import proportion_ci
+    from clfeval.uncertainty.confusion_intervals import mover_average
+
+    s, n = np.array([[8, 3], [5, 9]]), np.array([[10, 10], [10, 12]])
+    values = s / n
+    batch = mover_average(proportion_ci(s, n), values, None, values.mean(axis=1), 0.95)
+    for i in range(2):
+        one = mover_average(proportion_ci(s[i], n[i]), values[i], None, values[i].mean(), 0.95)
+        assert (batch.low[i], batch.high[i]) == (one.low, one.high)
+
+
+def test_a_table_with_an_infinite_count_is_refused_at_that_cell():
+    from clfeval.uncertainty.confusion_measures import check_table
+
+    with pytest.raises(ValueError, match=r"^counts must be finite; found inf at \(1, 0\)\.$"):
+        check_table(np.array([[1.0, 2.0], [np.inf, 3.0]]))
+
+
+def test_ranking_bca_intervals_are_bca():
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    bca = ranking_intervals(r, interval="bca", n_resamples=200)
+    pct = ranking_intervals(r, interval="percentile", n_resamples=200)
+    for key in ("roc_auc", "average_precision"):
+        assert bca[key].method.startswith("bootstrap BCa") and pct[key].method.startswith("bootstrap percentile")
+        assert (bca[key].low, bca[key].high) != (pct[key].low, pct[key].high)

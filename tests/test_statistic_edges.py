@@ -291,3 +291,99 @@ def test_a_float_weighted_ranking_reversed_sums_its_auc_again():
     assert mixed.reversed().roc_auc == fresh and fresh != mixed.roc_auc  # 0.5024897949846925 vs ...924
     ints = BinaryRanking(np.arange(5, 0, -1.0), np.array([1, 0, 2, 1, 0]), np.array([0, 3, 1, 0, 2]))
     assert ints.reversed().roc_auc == ints.roc_auc == roc_auc(np.array([2, 0, 1, 3, 0]), np.array([0, 1, 2, 0, 1]))
+
+
+def test_three_point_roc_curves_drop_a_collinear_middle_point_as_scikit_learn():
+    from sklearn.metrics import roc_curve as sk_roc_curve
+
+    from clfeval.metrics import roc_curve
+
+    y, s = [0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4]
+    for got, want in zip(roc_curve(y, s), sk_roc_curve(y, s)):
+        assert got.tolist() == want.tolist()
+    y, s = [0, 1], [0.2, 0.9]
+    assert [a.tolist() for a in roc_curve(y, s)] == [a.tolist() for a in sk_roc_curve(y, s)]
+    y, s = [0, 1, 0, 1, 0, 1], [0.9, 0.9, 0.5, 0.5, 0.2, 0.2]  # three scores, the middle point collinear: dropped
+    assert [a.tolist() for a in roc_curve(y, s)] == [a.tolist() for a in sk_roc_curve(y, s)]
+    from clfeval.formulas.curves import roc_points
+
+    fpr, tpr, thr = roc_points(np.array([1, 1, 1]), np.array([1, 1, 1]), np.array([0.9, 0.5, 0.2]), True)
+    assert (fpr.tolist(), tpr.tolist(), thr.tolist()) == ([0.0, 1 / 3, 1.0], [0.0, 1 / 3, 1.0], [np.inf, 0.9, 0.2])
+
+
+def test_exact_curve_thresholds_read_minus_zero_as_zero():
+    from clfeval.formulas.exact_sums import exact_cumulative
+
+    thr = exact_cumulative(np.array([True, False]), np.array([-0.0, -1.0]), np.array([1e308, 1e308]))[0]
+    assert [math.copysign(1.0, t) for t in thr] == [1.0, -1.0] and thr.tolist() == [0.0, -1.0]
+
+
+def test_an_exact_mcc_of_zero_is_plus_zero():
+    from clfeval.formulas.exact_sums import exact_mcc
+
+    value = exact_mcc(np.array([[2**60, 2**60], [2**60, 2**60]], dtype=object))
+    assert value == 0.0 and math.copysign(1.0, value) == 1.0
+    assert exact_mcc(np.array([[0, 2**60], [2**60, 0]], dtype=object)) == -1.0
+
+
+def test_ranking_weight_scale_scales_each_class_that_needs_it():
+    """Positives of ordinary weight, negatives past 2**500: only the negatives are rescaled (by a
+    power of two); with the classes the other way round, only the positives."""
+    from clfeval.formulas.exact_sums import ranking_weight_scale
+
+    w = np.array([1.0, 2.0, 1e300, 1e300])
+    is_pos = np.array([True, True, False, False])
+    for groups in (is_pos, ~is_pos):
+        out = ranking_weight_scale(w, groups)
+        assert out[:2].tolist() == [1.0, 2.0] and out[2] == out[3] < 1.0
+        assert math.frexp(out[2] / 1e300)[0] == 0.5  # scaled by a power of two
+
+
+def test_rescaling_two_huge_class_totals_raises_no_overflow_warning():
+    from clfeval.formulas.exact_sums import rescale_classes
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        neg, pos, n, p = rescale_classes(np.array([1e200]), np.array([1e200, 1e200]), 1e200, 2e200)
+    assert 0.5 <= n < 1 and 0.5 <= p < 1 and pos.tolist() == [p / 2, p / 2]
+
+
+def test_measure_labels_kept_as_declared_and_made_from_titles_otherwise():
+    from clfeval.formulas.measure_registry import label
+
+    assert [label(k) for k in ("fallout", "f1", "accuracy", "npv")] == [
+        "False positive rate", "F1", "Accuracy", "NPV"]
+
+
+def test_cohen_kappa_of_a_table_without_chance_disagreement_is_nan_without_a_warning():
+    from clfeval.formulas.measures import cohen_kappa
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(float(cohen_kappa(np.array([[4, 0], [0, 0]]))))
+        assert float(cohen_kappa(np.array([[3, 1], [1, 3]]))) == 0.5
+
+
+def test_brier_and_log_loss_sums_of_one_probability_column():
+    from clfeval.formulas.sums import BrierSum, LogLossSum
+
+    b = BrierSum.from_encoded(np.array([0, 1]), np.array([0.2, 0.6]))
+    assert b.score() == b.score("auto") == pytest.approx((0.2**2 + 0.4**2) / 2, rel=1e-15)
+    assert LogLossSum.from_encoded(np.array([0, 1]), np.array([0.2, 0.6])).n_classes == 2
+    three = BrierSum.from_encoded(np.array([0, 2]), np.array([[0.6, 0.2, 0.2], [0.1, 0.1, 0.8]]))
+    full = ((0.4**2 + 0.2**2 + 0.2**2) + (0.1**2 + 0.1**2 + 0.2**2)) / 2  # by hand: not halved with 3 classes
+    assert three.score() == three.score("auto") == pytest.approx(full, rel=1e-15) and three.score(True) == three.score() / 2
+
+
+def test_operating_point_as_plain_data():
+    from clfeval.statistics.rankings import OperatingPoint
+
+    assert OperatingPoint(0.25, 0.75, 0.5).to_dict() == {"x": 0.25, "y": 0.75, "threshold": 0.5}
+
+
+@pytest.mark.parametrize(("a", "b"), [(np.int64, np.uint64), (np.int64, object)])
+def test_merging_pair_counts_of_integer_kinds_stays_exact(a, b):
+    left = PairCounts.from_dense(np.array([0, 1]), np.array([[2**62, 0], [1, 2]], dtype=a))
+    right = PairCounts.from_dense(np.array([0, 1]), np.array([[2**62, 5], [0, 1]], dtype=b))
+    merged = left.merge(right)
+    assert merged.values.dtype == object and [int(v) for v in merged.values] == [2**63, 5, 1, 3]
