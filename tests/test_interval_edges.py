@@ -368,3 +368,57 @@ def test_ranking_bca_intervals_are_bca():
     for key in ("roc_auc", "average_precision"):
         assert bca[key].method.startswith("bootstrap BCa") and pct[key].method.startswith("bootstrap percentile")
         assert (bca[key].low, bca[key].high) != (pct[key].low, pct[key].high)
+
+
+def test_ranking_bca_matches_the_generic_bca_of_the_same_cells():
+    """The ranking's BCa takes AUC's jackknife in closed form (Mann-Whitney placements);
+    bootstrap_ci leaves one count out of each score cell and evaluates: same replicates (same
+    seed), same acceleration, so the same interval."""
+    from clfeval.formulas import curves
+    from clfeval.statistics.scores import ScoreTable
+    from clfeval.uncertainty.bootstrap import bootstrap_ci
+    from clfeval.uncertainty.ranking_intervals import ranking_intervals
+
+    rng = np.random.default_rng(5)
+    y = rng.random(60) < 0.3
+    r = BinaryRanking.from_table(ScoreTable.from_labels(y.astype(int), np.round(rng.normal(size=60) + 0.8 * y, 1)), 1)
+    got = ranking_intervals(r, interval="bca", n_resamples=1000, seed=4)
+    stats = {"roc_auc": lambda t: curves.roc_auc(t[:, 0], t[:, 1]),
+             "average_precision": lambda t: curves.average_precision(t[:, 0], t[:, 1])}
+    for key, statistic in stats.items():
+        want = bootstrap_ci(statistic, r, method="bca", n_resamples=1000, seed=4)
+        assert got[key].low == pytest.approx(want.low, rel=1e-12) and got[key].high == pytest.approx(want.high, rel=1e-12)
+        assert 0 < got[key].low < got[key].estimate < got[key].high < 1
+
+
+@pytest.mark.parametrize("average", ["weighted", "macro"])
+def test_case_influences_of_averaged_aucs_are_their_weight_derivatives(average):
+    """Each case's influence on the one-vs-rest ROC AUC averaged over 3 classes is w_i times the
+    derivative of that average with respect to w_i; the weighted average also moves through the
+    class supports. The derivative is taken numerically (central differences) of scikit-learn's
+    roc_auc_score(multi_class="ovr"), an independent oracle."""
+    from sklearn.metrics import roc_auc_score
+
+    import clfeval
+    from clfeval.uncertainty.influence import area_influences
+
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 3, 40)
+    scores = rng.dirichlet([1, 1, 1], 40) + 0.3 * np.eye(3)[y]
+    scores /= scores.sum(axis=1, keepdims=True)
+    w = rng.uniform(0.5, 2.0, 40)
+    ev = clfeval.evaluate(y, y_score=scores, sample_weight=w)
+    est, u = area_influences(ev.cases, list(ev.rankings.values()), ev.micro, "roc_auc")[average]
+
+    def auc(weights):
+        return roc_auc_score(y, scores, multi_class="ovr", average=average, sample_weight=weights)
+
+    assert est == pytest.approx(auc(w), rel=1e-15)
+    numeric = np.empty(40)
+    for i in range(40):
+        h = 1e-6 * w[i]
+        up, down = w.copy(), w.copy()
+        up[i] += h
+        down[i] -= h
+        numeric[i] = w[i] * (auc(up) - auc(down)) / (2 * h)
+    assert np.abs(numeric - u).max() < 1e-8 < np.abs(u).max()
