@@ -104,8 +104,8 @@ def _grid(values: Any, name: str, default: int = 101) -> np.ndarray:
 
 
 def _band(
-    kind: str, stat: Callable[[np.ndarray], np.ndarray], ranking: Any, grid: np.ndarray,
-    level: float, n_resamples: int, seed: Any, sampling: str, stratify: bool | None,
+    kind: str, stat: Callable[[np.ndarray], np.ndarray], ranking: Any, level: float, n_resamples: int, seed: Any,
+    sampling: str, stratify: bool | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     level = check_level(level)
     sampling = check_sampling(sampling, stratify, stacklevel=4)
@@ -141,7 +141,7 @@ def roc_band(
     def stat(t: np.ndarray) -> np.ndarray:
         return _y_at_x(*_roc_axes(t), grid)
 
-    est, low, high, name = _band("ROC band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
+    est, low, high, name = _band("ROC band", stat, ranking, level, n_resamples, seed, sampling, stratify)
     return CurveBand("roc", grid, est, low, high, level, name)
 
 
@@ -165,7 +165,7 @@ def pr_band(
     def stat(t: np.ndarray) -> np.ndarray:
         return _precision_at_recall(t, grid)
 
-    est, low, high, name = _band("PR band", stat, ranking, grid, level, n_resamples, seed, sampling, stratify)
+    est, low, high, name = _band("PR band", stat, ranking, level, n_resamples, seed, sampling, stratify)
     return CurveBand("pr", grid, est, low, high, level, name)
 
 
@@ -188,7 +188,7 @@ def sensitivity_at_specificity(
     def stat(t: np.ndarray) -> np.ndarray:
         return _y_at_x(*_roc_axes(t), 1.0 - spec)
 
-    est, low, high, name = _band("sensitivity", stat, ranking, spec, level, n_resamples, seed, sampling, stratify)
+    est, low, high, name = _band("sensitivity", stat, ranking, level, n_resamples, seed, sampling, stratify)
     squeeze = np.ndim(specificity) == 0
     pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
     return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))
@@ -214,7 +214,7 @@ def specificity_at_sensitivity(
         fpr, tpr = _roc_axes(t)
         return 1.0 - _x_at_y(fpr, tpr, sens)
 
-    est, low, high, name = _band("specificity", stat, ranking, sens, level, n_resamples, seed, sampling, stratify)
+    est, low, high, name = _band("specificity", stat, ranking, level, n_resamples, seed, sampling, stratify)
     squeeze = np.ndim(sensitivity) == 0
     pick = (lambda a: float(a[0])) if squeeze else (lambda a: a)  # noqa: E731
     return ConfidenceInterval(pick(low), pick(high), level, name, pick(est))
