@@ -422,3 +422,81 @@ def test_case_influences_of_averaged_aucs_are_their_weight_derivatives(average):
         down[i] -= h
         numeric[i] = w[i] * (auc(up) - auc(down)) / (2 * h)
     assert np.abs(numeric - u).max() < 1e-8 < np.abs(u).max()
+
+
+def test_closed_form_area_intervals_at_their_edges():
+    from clfeval.uncertainty.area_intervals import (
+        LOGIT_AP,
+        LOGIT_DELONG,
+        average_precision_interval,
+        logit_delong_interval,
+        ranking_area_intervals,
+    )
+
+    tied = BinaryRanking(np.array([0.5]), np.array([2]), np.array([2]))  # every placement 1/2: no spread
+    ci = logit_delong_interval(tied, 0.9)
+    assert (ci.low, ci.high, ci.estimate, ci.standard_error, ci.method) == (0.5, 0.5, 0.5, 0.0, LOGIT_DELONG)
+    none = average_precision_interval(_ranking([0.9, 0.5], [0, 0]), 0.9)
+    assert none.method == LOGIT_AP and none.level == 0.9
+    assert all(math.isnan(v) for v in (none.low, none.high, none.estimate, none.standard_error))
+    one = average_precision_interval(_ranking([0.9, 0.5, 0.2], [0, 1, 0]), 0.9)
+    assert one.estimate == 0.5 and math.isnan(one.standard_error) and math.isnan(one.low)
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    assert ranking_area_intervals(r, method="delong", level=0.8)["roc_auc"].level == 0.8
+    assert (ranking_area_intervals(r, method="delong", level=0.8)["roc_auc"].low
+            > ranking_area_intervals(r, method="delong", level=0.95)["roc_auc"].low)
+
+
+def test_specificity_at_sensitivity_defaults_to_seed_0():
+    from clfeval.uncertainty.bands import specificity_at_sensitivity
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    a = specificity_at_sensitivity(r, 0.5, n_resamples=100)
+    b = specificity_at_sensitivity(r, 0.5, n_resamples=100, seed=0)
+    assert (a.low, a.high) == (b.low, b.high)
+
+
+def test_the_bootstrap_refuses_non_integer_weights_in_full_words():
+    from clfeval.uncertainty.bootstrap import bootstrap_confusion
+
+    with pytest.raises(ValueError, match=re.escape(
+            "the bootstrap resamples the confusion table as counts, but these are non-integer weights; use "
+            "method='analytic' (delta method and proportion intervals accept weights) or resample the weighted "
+            "rows yourself.")):
+        bootstrap_confusion(np.array([[1.5, 0.0], [0.0, 2.0]]), 10, seed=0)
+
+
+def test_binary_micro_fallout_interval_carries_the_error_rates_standard_error():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    cis = confusion_intervals(np.array([[20, 5], [4, 18]]), proportion_method="wald")
+    err = cis["overall"]["error_rate"]
+    fallout = cis["averages"]["micro"]["fallout"]
+    assert fallout.standard_error == err.standard_error == pytest.approx(math.sqrt(9 / 47 * 38 / 47 / 47), rel=1e-14)
+    with pytest.raises(ValueError, match=r"^proportion_method must be one of \["):
+        confusion_intervals(np.array([[20, 5], [4, 18]]), proportion_method="exact")
+
+
+def test_unsigned_and_confusion_matrix_tables_are_read_as_counts():
+    import clfeval
+    from clfeval.uncertainty.confusion_measures import check_table
+
+    table, labels = check_table(np.array([[3, 1], [0, 2]], dtype=np.uint8))
+    assert table.dtype == np.int64 and table.tolist() == [[3, 1], [0, 2]] and labels is None
+    cm = clfeval.evaluate(["a", "b", "b"], ["a", "b", "a"]).confusion
+    table, labels = check_table(cm)
+    assert table.tolist() == [[1, 0], [1, 1]] and list(labels) == ["a", "b"]
+
+
+def test_multilabel_influence_intervals_say_why_and_use_beta():
+    import clfeval
+
+    y = np.array([[1, 0], [0, 1], [1, 1], [0, 0], [1, 0], [0, 1]])
+    p = np.array([[1, 0], [0, 0], [1, 1], [0, 1], [1, 0], [1, 1]])
+    ev = clfeval.evaluate(y, p)
+    notes = ev.intervals()["notes"]
+    assert notes == ["multilabel: the averages over labels, the samples average and the Hamming loss use each "
+                     "case's influence (a case sits in every label's table, so the labels are correlated)."]
+    f2 = clfeval.evaluate(y, p, beta=2.0).intervals()
+    f1 = ev.intervals()
+    assert np.asarray(f2["per_class"]["f2"].estimate).tolist() != np.asarray(f1["per_class"]["f1"].estimate).tolist()

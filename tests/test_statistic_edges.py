@@ -387,3 +387,88 @@ def test_merging_pair_counts_of_integer_kinds_stays_exact(a, b):
     right = PairCounts.from_dense(np.array([0, 1]), np.array([[2**62, 5], [0, 1]], dtype=b))
     merged = left.merge(right)
     assert merged.values.dtype == object and [int(v) for v in merged.values] == [2**63, 5, 1, 3]
+
+
+def test_exact_sums_of_nothing():
+    from clfeval.formulas.exact_sums import exact_average_precision, overflow_scaled_weights, scaled_floats
+
+    empty = np.zeros(0)
+    assert overflow_scaled_weights(empty) is empty and scaled_floats(empty).tolist() == []
+    assert exact_average_precision(np.array([False, False]), np.array([0.2, 0.1]), np.array([1e308, 1e308])) == 0.0
+
+
+def test_balanced_accuracy_gradient_of_a_batch_is_each_table_alone():
+    from clfeval.formulas.measure_gradients import balanced_accuracy_gradient
+
+    tables = np.array([[[5.0, 1.0, 0.0], [2.0, 6.0, 1.0], [0.0, 1.0, 4.0]], [[3.0, 3.0, 1.0], [0.0, 2.0, 0.0],
+                                                                               [1.0, 1.0, 1.0]]])
+    batch = balanced_accuracy_gradient(tables)
+    assert batch.tolist() == [balanced_accuracy_gradient(t).tolist() for t in tables]
+
+
+def test_fbeta_partials_with_fractional_weights():
+    """F1 = 2 tp / D, D = 2 tp + fn + fp = 0.9 here: dF/dtp = 2 (fn + fp) / D^2, dF/dfp = dF/dfn =
+    -2 tp / D^2 (hand-derived), with counts below one (fractional weights)."""
+    from clfeval.formulas.measure_gradients import rate_partials
+
+    d_tp, d_fp, d_fn, d_tn = (float(x) for x in rate_partials("fbeta", 0.3, 0.2, 0.1, 0.0, beta=1.0))
+    assert d_tp == pytest.approx(2 * 0.3 / 0.81, rel=1e-14) and d_fp == pytest.approx(-0.6 / 0.81, rel=1e-14)
+    assert d_fn == d_fp and d_tn == 0.0
+
+
+def test_mcc_of_margins_with_products_past_int64_is_right():
+    """Margins near 2**40 (int64): their products pass int64 and must be formed in float64 or
+    exactly; the value equals the float formula of the same table."""
+    from clfeval.formulas.measures import mcc_of_margins
+
+    big = 2**40
+    t_sum, p_sum = np.array([3 * big, 5 * big]), np.array([4 * big, 4 * big])
+    correct = 6 * big
+    n, c = 8.0 * big, 6.0 * big
+    want = (c * n - (3 * 4 + 5 * 4) * big * big) / math.sqrt((n * n - (9 + 25) * big * big) * (n * n - 32.0 * big * big))
+    assert float(mcc_of_margins(correct, t_sum, p_sum)) == pytest.approx(want, rel=1e-12)
+
+
+def test_kappa_of_margins_without_chance_disagreement_is_nan():
+    from clfeval.statistics import margins
+
+    assert math.isnan(margins.cohen_kappa(np.array([[4, 0], [0, 0]])))
+
+
+def test_merging_runs_of_single_samples_gives_the_compact_ranking():
+    from clfeval.statistics.ranking_merges import merge_runs
+    from clfeval.statistics.rankings import BinaryRanking
+
+    a = BinaryRanking(np.array([0.9, 0.4]), np.array([0, 1]), np.array([1, 0]))
+    b = BinaryRanking(np.array([0.7, 0.1]), np.array([1, 0]), np.array([0, 1]))
+    merged = merge_runs([a, b])
+    assert merged.neg is None and merged.pos.dtype == np.bool_
+    assert merged.scores.tolist() == [0.9, 0.7, 0.4, 0.1] and merged.pos.tolist() == [True, False, False, True]
+    assert merged.roc_auc == 0.5  # by hand: pairs (0.9 > 0.7, 0.9 > 0.4, 0.1 < both)
+
+
+def test_integer_rankings_merge_into_integer_counts():
+    from clfeval.statistics.ranking_merges import merge_rankings
+    from clfeval.statistics.rankings import BinaryRanking
+
+    a = BinaryRanking(np.array([0.9, 0.4]), np.array([2, 1]), np.array([1, 3]))
+    b = BinaryRanking(np.array([0.9, 0.1]), np.array([0, 4]), np.array([5, 1]))
+    m = merge_rankings([a, b])
+    assert m.pos.dtype.kind in "iu" and m.scores.tolist() == [0.9, 0.4, 0.1]
+    assert m.pos.tolist() == [6, 3, 1] and m.negatives().tolist() == [2, 1, 4]
+
+
+def test_one_vs_rest_of_a_table_of_single_samples():
+    from clfeval.statistics.scores import ScoreTable
+
+    t = ScoreTable.from_labels(["a", "b", "a"], [0.1, 0.5, 0.9])
+    neg, pos = t.one_vs_rest(0).binary_counts()
+    assert neg.tolist() == [0, 1, 0] and pos.tolist() == [1, 0, 1]
+
+
+def test_binary_counts_of_a_table_with_tied_scores():
+    from clfeval.statistics.scores import ScoreTable
+
+    t = ScoreTable.from_labels(["a", "b", "a", "b", "b"], [0.1, 0.1, 0.9, 0.5, 0.9])
+    neg, pos = t.one_vs_rest(0).binary_counts()
+    assert neg.tolist() == [1, 1, 1] and pos.tolist() == [1, 0, 1]  # scores 0.1, 0.5, 0.9, by hand
