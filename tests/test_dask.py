@@ -356,18 +356,29 @@ def test_cluster_gives_the_same(cluster, tmp_path):
     assert_same(got, clfeval.evaluate(yb, y_score=p, name="preds"))
 
 
-def _slow(block):
-    time.sleep(0.15)
+GATE = "clfeval-test-gate"  # the distributed Event that holds back the later partitions
+FIRST_GATED = 12  # partitions from this one on wait for the gate
+
+
+def _gated(block, block_info=None):
+    """A partition that takes a moment; from FIRST_GATED on it also waits (at most 120 s) until the test
+    opens the gate, so the computation cannot end before the worker is killed, however fast the machine.
+    A waiting partition leaves the worker's thread pool, so the other partitions run meanwhile."""
+    time.sleep(0.05)
+    if block_info[0]["chunk-location"][0] >= FIRST_GATED:
+        distributed.secede()
+        distributed.Event(GATE).wait(timeout=120)
+        distributed.rejoin()
     return block
 
 
-def _stream_tasks(keys, dask_scheduler=None):
-    """On the scheduler: per worker, the per-partition statistics among ``keys`` that it holds;
-    and how many times each of ``keys`` finished (a recomputed task finishes twice)."""
+def _task_states(keys, dask_scheduler=None):
+    """On the scheduler: per worker, which of ``keys`` it alone holds in memory; and how many times each of
+    ``keys`` finished (a task computed again after its worker died finishes twice)."""
     held = {}
     for key in keys:
         ts = dask_scheduler.tasks.get(key)
-        if ts is not None and ts.state == "memory" and str(key).startswith("clfeval-stream"):
+        if ts is not None and ts.state == "memory" and len(ts.who_has) == 1:
             for ws in ts.who_has:
                 held.setdefault(ws.address, []).append(key)
     finished = {}
@@ -382,29 +393,35 @@ def test_worker_killed_midway_loses_and_doubles_nothing(cluster):
     client.wait_for_workers(2, timeout=60)
     y, proba = multiclass_data(4000, 3)
     n_parts = 40
-    yt = da.from_array(y, chunks=100).map_blocks(_slow, dtype=y.dtype)  # each partition takes 0.15 s
+    yt = da.from_array(y, chunks=100).map_blocks(_gated, dtype=y.dtype)
     lazy = statistics(yt, y_score=da.from_array(proba, chunks=(100, 3)), labels=[0, 1, 2], split_every=4,
                       client=client)
     keys = set(lazy.__dask_graph__())
-    assert sum(str(k).startswith("clfeval-stream") for k in keys) == n_parts
+    stream_keys = {k for k in keys if str(k).startswith("clfeval-stream")}
+    assert len(stream_keys) == n_parts
+    gate = distributed.Event(GATE, client=client)
+    gate.clear()
     before = set(client.scheduler_info()["workers"])
     future = client.compute(lazy)
     deadline = time.monotonic() + 60
-    while True:  # wait until both workers hold some partitions' statistics
-        held, _ = client.run_on_scheduler(_stream_tasks, keys)
-        if len(held) == 2 and min(len(v) for v in held.values()) >= 2:
+    while True:  # wait until some partitions' statistics are done and held by one worker only
+        held, finished = client.run_on_scheduler(_task_states, keys)
+        if held and sum(k in stream_keys for k in finished) >= 4:
             break
-        assert time.monotonic() < deadline and not future.done(), "the computation ended before the kill"
+        assert time.monotonic() < deadline, "no partition finished within 60 s"
         time.sleep(0.05)
+    assert not future.done()  # the gate holds the later partitions back
     victim = max(held, key=lambda a: len(held[a]))
-    assert not future.done()
     pid = client.run(os.getpid, workers=[victim])[victim]
     os.kill(pid, signal.SIGKILL)  # the worker process dies at once, as in a crash
+    gate.set()
     stream = future.result(timeout=120)
-    _, finished = client.run_on_scheduler(_stream_tasks, keys)
+    _, finished = client.run_on_scheduler(_task_states, keys)
     after = set(client.scheduler_info()["workers"])
     assert victim not in after and before != after  # the worker was lost
-    assert max(finished.values()) >= 2  # and what it held was computed again
+    # what it held is still needed by the final merge (the scheduler frees what is not), so it was computed
+    # again from its partitions
+    assert max(finished[k] for k in stream_keys) >= 2
     got, want = stream.result(), clfeval.evaluate(y, y_score=proba)
     assert got.n_samples == want.n_samples == 4000
     assert got.confusion.counts.tolist() == want.confusion.counts.tolist()
