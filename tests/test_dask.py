@@ -373,12 +373,13 @@ def _gated(block, block_info=None):
 
 
 def _task_states(keys, dask_scheduler=None):
-    """On the scheduler: per worker, which of ``keys`` it alone holds in memory; and how many times each of
-    ``keys`` finished (a task computed again after its worker died finishes twice)."""
+    """On the scheduler: per worker, which statistics among ``keys`` (a partition's, or a merge of them) it
+    alone holds in memory; and how many times each of ``keys`` finished (a task computed again after its
+    worker died finishes twice)."""
     held = {}
     for key in keys:
         ts = dask_scheduler.tasks.get(key)
-        if ts is not None and ts.state == "memory" and len(ts.who_has) == 1:
+        if ts is not None and ts.state == "memory" and len(ts.who_has) == 1 and str(key).startswith("clfeval-"):
             for ws in ts.who_has:
                 held.setdefault(ws.address, []).append(key)
     finished = {}
@@ -403,14 +404,19 @@ def test_worker_killed_midway_loses_and_doubles_nothing(cluster):
     gate.clear()
     before = set(client.scheduler_info()["workers"])
     future = client.compute(lazy)
+    # Wait until the work before the gate is done and nothing moves: the partitions before FIRST_GATED
+    # merged in groups of split_every (and released), each group's merge held by one worker; every other
+    # task waits on the gate. (Killing while a result is being copied to the other worker would lose nothing.)
+    n_merges = FIRST_GATED // 4
     deadline = time.monotonic() + 60
-    while True:  # wait until some partitions' statistics are done and held by one worker only
+    while True:
         held, finished = client.run_on_scheduler(_task_states, keys)
-        if held and sum(k in stream_keys for k in finished) >= 4:
+        merges = [k for v in held.values() for k in v]
+        if len(merges) == n_merges and all(str(k).startswith("clfeval-merge-0-") for k in merges):
             break
-        assert time.monotonic() < deadline, "no partition finished within 60 s"
+        assert time.monotonic() < deadline, f"the partitions before the gate were not merged within 60 s: {held}"
         time.sleep(0.05)
-    assert not future.done()  # the gate holds the later partitions back
+    assert sum(k in stream_keys for k in finished) == FIRST_GATED and not future.done()
     victim = max(held, key=lambda a: len(held[a]))
     pid = client.run(os.getpid, workers=[victim])[victim]
     os.kill(pid, signal.SIGKILL)  # the worker process dies at once, as in a crash

@@ -500,3 +500,97 @@ def test_multilabel_influence_intervals_say_why_and_use_beta():
     f2 = clfeval.evaluate(y, p, beta=2.0).intervals()
     f1 = ev.intervals()
     assert np.asarray(f2["per_class"]["f2"].estimate).tolist() != np.asarray(f1["per_class"]["f1"].estimate).tolist()
+
+
+# -- survivors of mutation samples 22 and 23 (benchmarks/results/mutation_sample_seed2{2,3}.json) ------------
+
+
+def test_bootstrap_t_ap_counts_a_replicate_without_spread_as_far_out_on_its_side():
+    from clfeval.uncertainty.area_intervals import _bootstrap_t_ap
+
+    # half the replicates 0.1 below the AP with se* 0 (t* = -inf in effect), half 0.1 above with se* 0.1 (t* = 1)
+    reps = np.r_[np.full(50, 0.4), np.full(50, 0.6)]
+    rep_var = np.r_[np.zeros(50), np.full(50, 0.01)]
+    ci = _bootstrap_t_ap(0.5, 0.1, reps, rep_var, 10.0, 0.95, "bootstrap-t")
+    assert ci.low == pytest.approx(0.4, abs=1e-15) and ci.high == 1.0  # AP - 1 * se, AP + huge * se clipped
+
+
+def test_specificity_at_sensitivity_passes_the_seed_on():
+    from clfeval.uncertainty.bands import specificity_at_sensitivity
+
+    rng = np.random.default_rng(3)
+    r = _ranking(rng.random(80), rng.integers(0, 2, 80))
+    runs = [specificity_at_sensitivity(r, 0.7, n_resamples=200, seed=s) for s in (0, 0, 1)]
+    assert (runs[0].low, runs[0].high) == (runs[1].low, runs[1].high) != (runs[2].low, runs[2].high)
+    default = specificity_at_sensitivity(r, 0.7, n_resamples=200)
+    assert (default.low, default.high) == (runs[0].low, runs[0].high)
+
+
+def test_undefined_resample_notes_of_an_overall_number_give_their_count():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cis = confusion_intervals(np.array([[1, 0], [0, 1]]), method="bootstrap", n_resamples=50, seed=0)
+    kappa = [n for n in cis["notes"] if n.startswith("overall kappa")]
+    assert len(kappa) == 1
+    m = re.fullmatch(r"overall kappa: undefined \(0/0\) in some of the 50 bootstrap resamples \((\d+)\); "
+                     r"left out of the interval\.", kappa[0])
+    assert m and 0 < int(m.group(1)) < 50
+
+
+def test_multilabel_samples_average_uses_beta():
+    import clfeval
+    from sklearn.metrics import fbeta_score
+
+    y = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 1]])
+    p = np.array([[1, 0, 0], [0, 0, 1], [1, 1, 1], [0, 1, 1], [1, 0, 0], [1, 1, 0]])
+    samples = clfeval.evaluate(y, p, beta=2.0).intervals()["averages"]["samples"]
+    assert "f1" not in samples
+    assert samples["f2"].estimate == pytest.approx(fbeta_score(y, p, beta=2.0, average="samples"), rel=1e-15)
+
+
+def test_bootstrap_auc_interval_clips_replicates_at_one_half_a_pair_inside():
+    from clfeval.uncertainty.area_intervals import _bootstrap_auc
+    from clfeval.uncertainty.checks import z_quantile
+
+    # 3 positives, 4 negatives: replicates at 1 are read as 1 - 1/24; half the replicates 0.5 (logit 0),
+    # half 1, so the 16th-84th percentile spread on the logit scale is logit(23/24) = ln 23
+    reps = np.r_[np.full(10, 0.5), np.full(10, 1.0)]
+    ci = _bootstrap_auc(0.75, reps, 3.0, 4.0, 0.95, "bootstrap")
+    half = z_quantile(0.95) * math.log(23) / 2
+    expit = lambda v: 1 / (1 + math.exp(-v))  # noqa: E731
+    assert ci.low == pytest.approx(expit(math.log(3) - half), rel=1e-12)
+    assert ci.high == pytest.approx(expit(math.log(3) + half), rel=1e-12)
+
+
+def test_bootstrap_ap_replicate_variances_are_each_replicates_own_influence_variance():
+    from clfeval.uncertainty.area_intervals import _replicate_areas, average_precision_interval
+    from clfeval.uncertainty.resampling import resampled_tables
+
+    cells = np.array([[1, 3, 0, 4, 2], [2, 1, 2, 1, 0]], dtype=np.int64)  # negatives, positives per score, decreasing
+    got = _replicate_areas(cells, 6, 11, "cross-sectional")
+    tables = np.concatenate(list(resampled_tables(cells, 6, np.random.default_rng(11), "cross-sectional")))
+    assert tables.shape == (6, 2, 5)
+    for t, v in zip(tables, got["ap_variance"]):
+        keep = t.sum(axis=0) > 0
+        r = BinaryRanking(np.arange(5.0)[::-1][keep], t[0, keep], t[1, keep])
+        se = average_precision_interval(r).standard_error
+        if np.isnan(se):
+            assert np.isnan(v)
+        else:
+            assert v == pytest.approx(se**2, rel=1e-12, abs=1e-300)
+
+
+def test_bca_with_an_acceleration_past_the_pole_falls_back_to_the_plain_level():
+    from scipy.special import ndtr
+    from scipy.stats import norm
+
+    from clfeval.uncertainty.bootstrap import interval_from_replicates
+
+    reps = np.arange(1, 1001, dtype=float)[:, None] / 1000
+    low, high, _ = interval_from_replicates(reps, np.array([0.5]), 0.95, "bca", accel=np.array([10.0]))
+    assert high[0] == np.quantile(reps[:, 0], 0.975)  # 1 - a (z0 + z) < 0: the percentile level itself
+    z0 = norm.ppf(499.5 / 1000)
+    t = z0 + norm.ppf(0.025)
+    assert low[0] == pytest.approx(np.quantile(reps[:, 0], ndtr(z0 + t / (1 - 10 * t))), rel=1e-12)

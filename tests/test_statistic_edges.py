@@ -472,3 +472,109 @@ def test_binary_counts_of_a_table_with_tied_scores():
     t = ScoreTable.from_labels(["a", "b", "a", "b", "b"], [0.1, 0.1, 0.9, 0.5, 0.9])
     neg, pos = t.one_vs_rest(0).binary_counts()
     assert neg.tolist() == [1, 1, 1] and pos.tolist() == [1, 0, 1]  # scores 0.1, 0.5, 0.9, by hand
+
+
+# -- survivors of mutation sample 23 (benchmarks/results/mutation_sample_seed23.json) ----------------------
+
+
+def test_adding_an_int_table_to_an_object_table_of_small_counts_gives_int64():
+    from clfeval.formulas.exact_sums import add_counts
+
+    got = add_counts(np.array([1, 2]), np.array([3, 4], dtype=object))
+    assert got.dtype == np.int64 and got.tolist() == [4, 6]
+    got = add_counts(np.array([3, 4], dtype=object), np.array([1, 2]))
+    assert got.dtype == np.int64 and got.tolist() == [4, 6]
+    big = add_counts(np.array([1, 2]), np.array([2**63, 4], dtype=object))
+    assert big.dtype == object and big.tolist() == [2**63 + 1, 6]
+
+
+def test_exact_average_precision_of_a_positive_weighing_one_unit():
+    from clfeval.formulas.exact_sums import exact_average_precision
+
+    # one positive of weight 2**-1074 (one unit of the exact sums) ranked first: AP 1; ranked second: 1/2
+    assert exact_average_precision(np.array([True, False]), np.array([0.9, 0.1]), np.array([5e-324, 1.0])) == 1.0
+    got = exact_average_precision(np.array([False, True]), np.array([0.9, 0.1]), np.array([5e-324, 5e-324]))
+    assert got == 0.5
+    assert exact_average_precision(np.array([False, False]), np.array([0.9, 0.1]), np.array([1.0, 1.0])) == 0.0
+
+
+def test_exact_kappa_of_counts_whose_margin_products_pass_int64():
+    from fractions import Fraction
+
+    from clfeval.formulas.exact_sums import exact_kappa
+
+    t = [[2**40 + 7, 3 * 2**38], [5 * 2**37, 2**41 + 1]]
+    n = sum(map(sum, t))
+    po = Fraction(t[0][0] + t[1][1], n)
+    pe = Fraction(sum(t[0]) * (t[0][0] + t[1][0]) + sum(t[1]) * (t[0][1] + t[1][1]), n * n)
+    assert exact_kappa(np.array(t, dtype=object)) == float((po - pe) / (1 - pe))
+
+
+def test_confusion_counts_of_a_column_of_integer_labels():
+    from clfeval.statistics.counts import build_counts
+
+    kind, cc, _, _ = build_counts(np.array([[0], [1], [1]]), np.array([0, 1, 0]))
+    assert kind == "binary" and cc.matrix.tolist() == [[1, 0], [1, 1]]
+
+
+def test_cohen_kappa_of_an_empty_table_is_nan():
+    from clfeval.statistics.margins import cohen_kappa
+
+    assert math.isnan(cohen_kappa(np.zeros((2, 2), dtype=np.int64)))
+    assert math.isnan(cohen_kappa(np.zeros((3, 3)), "linear"))
+
+
+def test_one_vs_one_pair_counts_of_more_than_256_classes_keep_every_class():
+    from clfeval.statistics.scores import pairwise_u_validated
+
+    rng = np.random.default_rng(5)
+    k, n = 300, 900
+    codes = np.r_[np.arange(k), rng.integers(0, k, n - k)]
+    scores = rng.random((n, k)).round(2)  # ties within columns
+    u = pairwise_u_validated(codes, scores, k)
+    for a in (0, 1, 257, 299):  # by hand: pairs (i in a, j in b) with s_i > s_j, ties half, on column a
+        col = scores[:, a]
+        ia = col[codes == a][:, None]
+        wins = (ia > col[None, :]).sum(axis=0) + 0.5 * (ia == col[None, :]).sum(axis=0)
+        want = np.bincount(codes, weights=wins, minlength=k)
+        np.testing.assert_array_equal(u[a], want)
+
+
+def test_downsampling_a_curve_to_its_own_length_keeps_every_point():
+    x = np.sqrt(np.linspace(0, 1, 50))
+    c = Curve("roc", "a", x, x**3, np.linspace(1, 0, 50), np.zeros(50, bool), 0.5)
+    d = c.downsample(50)
+    assert d.x.tolist() == c.x.tolist() and d.thresholds.tolist() == c.thresholds.tolist()
+    assert len(c.downsample(49)) <= 49
+
+
+def test_binary_counts_of_three_classes_with_ties():
+    from clfeval.statistics.scores import ScoreTable
+
+    t = ScoreTable.from_labels([0, 1, 2, 1, 0], [0.1, 0.1, 0.9, 0.9, 0.5])
+    neg, pos = t.binary_counts(1)  # scores 0.9 (classes 2, 1), 0.5 (0), 0.1 (0, 1), by hand
+    assert neg.tolist() == [1, 1, 1] and pos.tolist() == [1, 0, 1]
+
+
+def test_a_score_table_from_a_column_of_labels_and_its_messages():
+    from clfeval.statistics.scores import ScoreTable
+
+    t = ScoreTable.from_labels(np.array([[0], [1], [1]]), [0.2, 0.8, 0.5])
+    assert t.scores.tolist() == [0.8, 0.5, 0.2] and t.counts.tolist() == [[0, 1], [0, 1], [1, 0]]
+    with pytest.raises(TypeError, match=r"^y_true is None; pass an array-like of labels or scores\.$"):
+        ScoreTable.from_labels(None, [0.5])
+
+
+def test_an_empty_score_table_of_many_classes_counts_in_int64():
+    from clfeval.statistics.scores import ScoreTable
+
+    t = ScoreTable.from_labels(np.array([], dtype=np.int64), np.array([]), classes=np.arange(70_000))
+    assert t.counts.shape == (0, 70_000) and t.counts.dtype == np.int64
+
+
+def test_merging_float_pair_counts_into_integer_ones_keeps_the_fractions():
+    a = PairCounts.from_codes(np.array([0, 1]), np.array([0, 1]), np.array([0, 1]), sample_weight=np.array([0.5, 0.25]))
+    b = PairCounts.from_codes(np.array([0, 1]), np.array([0, 0]), np.array([0, 1]))
+    for m in (a.merge(b), b.merge(a)):
+        assert m.values.dtype == np.float64
+        assert dict(zip(m.codes.tolist(), m.values.tolist())) == {0: 1.5, 2: 1.0, 3: 0.25}
