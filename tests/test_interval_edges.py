@@ -594,3 +594,13 @@ def test_bca_with_an_acceleration_past_the_pole_falls_back_to_the_plain_level():
     z0 = norm.ppf(499.5 / 1000)
     t = z0 + norm.ppf(0.025)
     assert low[0] == pytest.approx(np.quantile(reps[:, 0], ndtr(z0 + t / (1 - 10 * t))), rel=1e-12)
+
+
+def test_an_object_with_only_one_of_a_confusion_matrix_attributes_is_not_read_as_one():
+    from types import SimpleNamespace
+
+    from clfeval.uncertainty.confusion_measures import check_table
+
+    for fake in (SimpleNamespace(counts=[[1, 2], [3, 4]]), SimpleNamespace(per_class={}, labels=[0, 1])):
+        with pytest.raises(TypeError, match=r"^counts must be numbers, got an array of dtype object\.$"):
+            check_table(fake)
