@@ -565,3 +565,76 @@ def test_cli_refuses_score_weights_whose_total_overflows(tmp_path, extra):
     assert proc.stderr == (f"clfeval: error: {src}: column 'w' sums past the float64 range (1.8e308), which scores "
                            "cannot be ranked with; divide every weight by the same number (2**3 is enough): rates "
                            "and areas do not change.\n")
+
+
+# -- float weights whose total is in range but whose sums of sums are not -----------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    counts=st.lists(st.tuples(*(st.floats(0.0, 1e3, allow_subnormal=False) for _ in range(3))), min_size=1, max_size=5),
+    beta=st.sampled_from([0.5, 1.0, 2.0, 3.0]),
+    shift=st.integers(990, 1013),
+)
+def test_f_beta_and_jaccard_of_huge_float_counts_are_those_of_the_counts_scaled_down(counts, beta, shift):
+    from clfeval.formulas.measures import fbeta, jaccard
+
+    tp, fp, fn = (np.array(c) for c in zip(*counts))
+    big = [np.ldexp(a, shift) for a in (tp, fp, fn)]  # exact: a power of two, no overflow (1e3 < 2**10)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and no overflow warning on the way
+        np.testing.assert_array_equal(fbeta(*big, beta=beta), fbeta(tp, fp, fn, beta=beta))
+        np.testing.assert_array_equal(jaccard(*big), jaccard(tp, fp, fn))
+
+
+def test_report_of_float_weights_near_the_top_of_the_range(tmp_path):
+    rng = np.random.default_rng(0)
+    y, p = rng.integers(0, 2, 1000), rng.random(1000)
+    w = np.full(1000, 1e305)  # total 1e308: in range; 2 tp + fp + fn of the micro average is not
+    ev = clfeval.evaluate(y, y_score=p, sample_weight=w)
+    micro = ev.report.averages["micro"]
+    accuracy = float(np.mean(y == (p >= 0.5)))
+    assert micro["f1"] == pytest.approx(accuracy, rel=1e-15)  # micro F1 of one label per sample
+    for name in ("macro", "weighted"):
+        want = skm.f1_score(y, (p >= 0.5).astype(int), average=name)  # weights all equal: as unweighted
+        assert ev.report.averages[name]["f1"] == pytest.approx(want, rel=1e-13)
+    src = tmp_path / "huge.csv"
+    src.write_text("y,p,w\n" + "".join(f"{a},{float(b)!r},1e305\n" for a, b in zip(y, p)))
+    proc = subprocess.run([sys.executable, "-m", "clfeval", "report", str(src), "--y-true", "y", "--y-score", "p",
+                           "--sample-weight", "w"], capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "COLUMNS": "120"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    support = {int(x): n for x, n in zip(*np.unique(y, return_counts=True))}
+    row0 = next(line for line in lines if line.split()[:1] == ["0"])
+    row1 = next(line for line in lines if line.split()[:1] == ["1"])
+    # a float sum of weights: six significant digits, not 309 digits of which 293 are not the sum's
+    assert f"{support[0] * 1e305:.6g}" in row0.split() and f"{support[1] * 1e305:.6g}" in row1.split()
+    micro_row = next(line for line in lines if line.strip().startswith("micro avg"))
+    assert micro_row.split()[2:5] == [f"{accuracy:.4f}"] * 3 and micro_row.split()[-1] == "1e+308"
+    assert max(map(len, lines)) <= 120
+
+
+def _differences(a, b, path=""):
+    """Paths where two plain-data trees hold floats further apart than 1e-9 (relative)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in a.keys() & b.keys() for d in _differences(a[k], b[k], f"{path}/{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (u, v) in enumerate(zip(a, b)) for d in _differences(u, v, f"{path}[{i}]")]
+    if isinstance(a, float) and isinstance(b, float):
+        same = a == b or (math.isnan(a) and math.isnan(b)) or abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+        return [] if same else [(path, a, b)]
+    return []
+
+
+def test_equal_weights_near_the_top_of_the_range_give_the_unweighted_numbers(tmp_path):
+    rng = np.random.default_rng(0)
+    y, p = rng.integers(0, 2, 1000), rng.random(1000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no overflow on the way either
+        heavy = clfeval.evaluate(y, y_score=p, sample_weight=np.full(1000, 1e305))  # total 1e308
+        heavy.to_html(tmp_path / "heavy.html")
+    plain = clfeval.evaluate(y, y_score=p)
+    diff = _differences(heavy.to_dict(), plain.to_dict())
+    assert {d[0] for d in diff} == {"/total_weight", "/calibration/total_weight"}, diff  # the cost curve's
+    # area and the Brier decomposition's within-bin variance were the ones that overflowed

@@ -127,6 +127,10 @@ def decomposition_terms(b: BinSums) -> np.ndarray:
     wn = w[nz]
     pos = np.asarray(b.positives, dtype=np.float64)[nz]
     sp, spp, spy = b.sum_p[nz], b.sum_pp[nz], b.sum_py[nz]
+    if total > 2.0**500:  # weights near the top of the range: sp * sp would overflow; every term is a
+        # ratio of sums of the same degree, so all of them are scaled by one power of two (exact)
+        scale = 2.0 ** -int(np.frexp(total)[1])
+        wn, pos, sp, spp, spy, total = (v * scale for v in (wn, pos, sp, spp, spy, total))
     base_rate = pos.sum() / total
     brier = (spp - 2.0 * spy + pos).sum() / total
     reliability = ((sp - pos) ** 2 / wn).sum() / total

@@ -16,6 +16,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from clfeval.formulas.exact_sums import FLOAT_EXACT_INT
+
 __all__ = ["DASH", "esc", "ptext", "script_json", "as_number", "finite_number", "plot_values", "fmt", "fmt_count",
            "fmt_threshold"]
 
@@ -90,11 +92,18 @@ def fmt(value: Any, digits: int = 4) -> str:
 
 
 def fmt_count(value: Any) -> str:
-    """A count or a total weight: integers as such, weights with 4 decimals."""
+    """A count or a total weight: integers as such, weights with 4 decimals; from 2**53 on (a float
+    sum, rounded) six significant digits.
+
+    >>> fmt_count(12.0), fmt_count(2.5), fmt_count(5e307)
+    ('12', '2.5000', '5e+307')
+    """
     x = as_number(value)
     if x is None or not math.isfinite(x):
         return fmt(value)
-    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else f"{x:.4f}"
+    if abs(x) >= FLOAT_EXACT_INT:
+        return f"{x:.6g}"
+    return str(int(x)) if x.is_integer() else f"{x:.4f}"
 
 
 def fmt_threshold(value: Any) -> str:

@@ -453,6 +453,10 @@ def _roc_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
     >>> _roc_hull(fp, tp).tolist() == _upper_hull(fp.astype(float), tp.astype(float)).tolist()
     True
     """
+    # float weights near the top of the range: the cross products would overflow. A hull is the
+    # same under a positive scaling of each axis; a power of two keeps every coordinate exact
+    fp, tp = (v * 2.0 ** -int(np.frexp(v[-1])[1]) if v.dtype.kind == "f" and v.size and v[-1] > 2.0**500 else v
+              for v in (fp, tp))
     m = fp.size
     size = 64  # small enough that a block's corner rarely pokes above the hull
     if m <= 4 * size:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any, Protocol
 
+from clfeval.formulas.exact_sums import FLOAT_EXACT_INT
 from clfeval.formulas.measure_registry import title
 
 
@@ -35,8 +36,13 @@ __all__ = ["format_value", "format_report", "format_markdown"]
 def format_value(value: Any, digits: int = 4, column: str = "") -> str:
     """A cell as text: NaN (undefined) as 'nan', None (not applicable) as '', counts as integers.
 
+    A float support is written out as an integer only below 2**53, where every digit is the sum's
+    own; a larger one (a float sum of weights, rounded) in six significant digits.
+
     >>> format_value(0.123456), format_value(float("nan")), format_value(None), format_value(12.0, column="support")
     ('0.1235', 'nan', '', '12')
+    >>> format_value(5e307, column="support"), format_value(2.5, column="support")
+    ('5e+307', '2.5')
     """
     if value is None:
         return ""
@@ -48,6 +54,8 @@ def format_value(value: Any, digits: int = 4, column: str = "") -> str:
         if math.isnan(value):
             return "nan"
         if column == "support":
+            if abs(value) >= FLOAT_EXACT_INT:
+                return f"{value:.6g}"
             return str(int(value)) if value.is_integer() else f"{value:.{digits}g}"
         return f"{value:.{digits}f}"
     return str(value)
