@@ -604,3 +604,173 @@ def test_an_object_with_only_one_of_a_confusion_matrix_attributes_is_not_read_as
     for fake in (SimpleNamespace(counts=[[1, 2], [3, 4]]), SimpleNamespace(per_class={}, labels=[0, 1])):
         with pytest.raises(TypeError, match=r"^counts must be numbers, got an array of dtype object\.$"):
             check_table(fake)
+
+
+# -- survivors of mutation sample 24 (benchmarks/results/mutation_sample_seed24.json) ----------------------
+
+
+def test_bootstrap_auc_interval_at_zero_mirrors_the_one_at_one_and_clips_replicates_at_zero():
+    from clfeval.uncertainty.area_intervals import _bootstrap_auc
+    from clfeval.uncertainty.checks import z_quantile
+
+    reps = np.r_[np.full(10, 0.5), np.full(10, 0.0)]
+    one = _bootstrap_auc(1.0, reps, 3.0, 4.0, 0.95, "bootstrap")
+    zero = _bootstrap_auc(0.0, reps, 3.0, 4.0, 0.95, "bootstrap")
+    assert one.high == 1.0 and 0.0 < one.low < 1.0
+    assert (zero.low, zero.high) == (0.0, 1.0 - one.low)
+    # replicates at 0 read as 1/24 (half a pair of 3 x 4): the 16th-84th percentile spread is ln 23 on the logit scale
+    ci = _bootstrap_auc(0.25, reps, 3.0, 4.0, 0.95, "bootstrap")
+    half = z_quantile(0.95) * math.log(23) / 2
+    expit = lambda v: 1 / (1 + math.exp(-v))  # noqa: E731
+    assert ci.low == pytest.approx(expit(-math.log(3) - half), rel=1e-12)
+    assert ci.high == pytest.approx(expit(-math.log(3) + half), rel=1e-12)
+
+
+def test_delong_and_cell_variances_of_a_batch_are_each_table_alone():
+    from clfeval.uncertainty.area_intervals import delong_variances
+    from clfeval.uncertainty.influence import average_precision_gradients, cell_variance
+
+    rng = np.random.default_rng(8)
+    neg, pos = rng.integers(0, 4, (5, 9)), rng.integers(0, 4, (5, 9))
+    auc, var = delong_variances(neg, pos)
+    ap, g_neg, g_pos = average_precision_gradients(neg, pos)
+    cv = cell_variance(neg, pos, g_neg, g_pos)
+    for i in range(5):
+        a1, v1 = delong_variances(neg[i], pos[i])
+        _, gn, gp = average_precision_gradients(neg[i], pos[i])
+        assert (auc[i], var[i]) == pytest.approx((float(a1), float(v1)), rel=1e-13)
+        assert cv[i] == pytest.approx(float(cell_variance(neg[i], pos[i], gn, gp)), rel=1e-12)
+
+
+def test_an_auc_interval_of_one_positive_is_undefined_at_the_level_asked():
+    from clfeval.uncertainty.area_intervals import logit_delong_interval
+
+    ci = logit_delong_interval(_ranking([0.9, 0.5, 0.2, 0.1], [0, 1, 0, 0]), 0.9)
+    assert ci.level == 0.9 and ci.estimate == pytest.approx(2 / 3, rel=1e-15)
+    assert math.isnan(ci.low) and math.isnan(ci.high) and math.isnan(ci.standard_error)
+
+
+def test_ranking_area_intervals_pass_the_resample_count_on_and_default_to_seed_0():
+    from clfeval.uncertainty.area_intervals import bootstrap_area_intervals, ranking_area_intervals
+
+    rng = np.random.default_rng(6)
+    r = _ranking(rng.random(40), rng.integers(0, 2, 40))
+    got = ranking_area_intervals(r, method="bootstrap", n_resamples=60)
+    want = bootstrap_area_intervals(r, method="bootstrap", n_resamples=60, seed=0)
+    assert all((got[k].low, got[k].high) == (want[k].low, want[k].high) for k in ("roc_auc", "average_precision"))
+    assert "60" in got["roc_auc"].method
+
+
+def test_curve_bands_default_to_a_grid_of_101_points_over_0_to_1():
+    from clfeval.uncertainty.bands import pr_band, roc_band
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for band in (roc_band(r, n_resamples=20), pr_band(r, n_resamples=20)):
+            assert band.x.tolist() == np.linspace(0.0, 1.0, 101).tolist()
+
+
+def test_an_object_with_only_one_of_a_ranking_attributes_is_not_read_as_one():
+    from types import SimpleNamespace
+
+    from clfeval.uncertainty.bootstrap import bootstrap_ci
+
+    with pytest.raises(TypeError, match=r"^counts must be numbers, got an array of dtype object\.$"):
+        bootstrap_ci(lambda t: t.sum(axis=(-2, -1)), SimpleNamespace(pos=np.array([1, 2])), n_resamples=10)
+
+
+def test_bca_without_an_acceleration_is_bias_corrected_percentiles():
+    from scipy.special import ndtr
+    from scipy.stats import norm
+
+    from clfeval.uncertainty.bootstrap import interval_from_replicates
+
+    reps = np.arange(1, 1001, dtype=float)[:, None] / 1000
+    low, high, _ = interval_from_replicates(reps, np.array([0.3]), 0.9, "bca")
+    z0 = norm.ppf(299.5 / 1000)  # 299 replicates below 0.3, one tie counted half
+    for got, z in ((low[0], norm.ppf(0.05)), (high[0], norm.ppf(0.95))):
+        assert got == pytest.approx(np.quantile(reps[:, 0], ndtr(2 * z0 + z)), rel=1e-12)
+
+
+def test_an_area_interval_of_an_undefined_area_is_undefined_and_one_at_a_bound_has_no_width():
+    from clfeval.uncertainty.influence import area_interval
+
+    nan = area_interval("roc_auc", float("nan"), np.array([0.1, -0.1]), 0.9)
+    assert math.isnan(nan.low) and math.isnan(nan.high) and math.isnan(nan.standard_error) and nan.level == 0.9
+    edge = area_interval("roc_auc", 1.0, np.array([0.0, 0.0]), 0.9)
+    assert (edge.low, edge.high, edge.estimate, edge.standard_error) == (1.0, 1.0, 1.0, 0.0)
+
+
+def test_wald_intervals_have_no_width_at_the_ends():
+    from clfeval.uncertainty import proportion_ci
+
+    for x in (0, 20):
+        ci = proportion_ci(x, 20, method="wald")
+        assert float(ci.low) == float(ci.high) == x / 20
+
+
+def test_nan_average_with_all_zero_weights_is_the_plain_mean_of_the_defined_values():
+    from clfeval.uncertainty.confusion_measures import nan_average
+
+    got = nan_average(np.array([[0.2, np.nan, 0.6], [0.1, 0.3, 0.5]]), np.array([[0.0, 0.0, 0.0], [1.0, 0.0, 1.0]]))
+    assert got.tolist() == pytest.approx([0.4, 0.3], rel=1e-15)
+
+
+def test_cell_variance_is_the_multinomial_variance_of_any_gradient_batched():
+    from clfeval.uncertainty.influence import cell_variance
+
+    rng = np.random.default_rng(12)
+    neg, pos = rng.integers(0, 5, (4, 7)).astype(float), rng.integers(0, 5, (4, 7)).astype(float)
+    g_neg, g_pos = rng.normal(size=(4, 7)), rng.normal(size=(4, 7))  # not centred: the mean term counts
+    got = cell_variance(neg, pos, g_neg, g_pos)
+    for i in range(4):
+        c, g = np.r_[neg[i], pos[i]], np.r_[g_neg[i], g_pos[i]]
+        want = (c * g**2).sum() - (c * g).sum() ** 2 / c.sum()
+        assert got[i] == pytest.approx(want, rel=1e-12)
+
+
+def test_micro_specificity_and_npv_intervals_carry_the_fallout_standard_error():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    cis = confusion_intervals(np.array([[20, 5, 1], [4, 18, 2], [1, 3, 15]]), proportion_method="wald")
+    err = cis["overall"]["error_rate"]
+    micro = cis["averages"]["micro"]
+    assert micro["fallout"].standard_error == pytest.approx(err.standard_error / 2, rel=1e-15)
+    assert micro["specificity"].standard_error == micro["npv"].standard_error == micro["fallout"].standard_error
+
+
+def test_an_undefined_mcc_has_a_nan_interval_and_standard_error():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mcc = confusion_intervals(np.array([[5, 0], [3, 0]]))["overall"]["mcc"]  # one predicted class: 0/0
+    assert mcc.estimate == 0.0 and math.isnan(mcc.low) and math.isnan(mcc.high) and math.isnan(mcc.standard_error)
+
+
+@pytest.mark.parametrize("weight", [0.1, 0.5, 3.0])
+def test_equal_weights_give_the_unweighted_proportion_intervals(weight):
+    import clfeval
+
+    rng = np.random.default_rng(2)
+    y, p = rng.integers(0, 3, 30), rng.integers(0, 3, 30)
+    plain = clfeval.evaluate(y, p).intervals()
+    weighted = clfeval.evaluate(y, p, sample_weight=np.full(30, weight)).intervals()  # Kish: n_eff = n
+    for name in ("precision", "recall"):
+        a, b = weighted["per_class"][name], plain["per_class"][name]
+        np.testing.assert_allclose(np.asarray(a.low), np.asarray(b.low), rtol=1e-12)
+        np.testing.assert_allclose(np.asarray(a.high), np.asarray(b.high), rtol=1e-12)
+
+
+def test_the_deprecated_stratify_warns_at_the_callers_line():
+    from clfeval.uncertainty.bands import roc_band
+    from clfeval.uncertainty.bootstrap import bootstrap_confusion
+
+    r = _ranking(np.arange(12.0), [0, 1, 0, 0, 1, 1, 0, 1, 1, 0, 1, 1])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        roc_band(r, n_resamples=20, stratify=True)
+        bootstrap_confusion(np.array([[3, 1], [2, 4]]), 20, stratify=True)
+    future = [w for w in caught if issubclass(w.category, FutureWarning)]
+    assert [w.filename for w in future] == [__file__] * 2

@@ -578,3 +578,58 @@ def test_merging_float_pair_counts_into_integer_ones_keeps_the_fractions():
     for m in (a.merge(b), b.merge(a)):
         assert m.values.dtype == np.float64
         assert dict(zip(m.codes.tolist(), m.values.tolist())) == {0: 1.5, 2: 1.0, 3: 0.25}
+
+
+# -- survivors of mutation sample 24 (benchmarks/results/mutation_sample_seed24.json) ----------------------
+
+
+def test_exact_division_past_the_range_keeps_the_sign():
+    from clfeval.formulas.exact_sums import exact_div
+
+    assert exact_div(-(2**2000), 1) == -math.inf and exact_div(2**2000, -1) == -math.inf
+    assert exact_div(-(2**2000), -1) == math.inf
+
+
+def test_ranking_weight_scale_leaves_zero_weights_alone_and_scales_tiny_ones():
+    from clfeval.formulas.exact_sums import ranking_weight_scale
+
+    zeros = np.zeros(3)
+    assert ranking_weight_scale(zeros) is zeros  # documented: the same object when nothing needs scaling
+    tiny = ranking_weight_scale(np.array([1e-320, 1e-320, 1e-320]))
+    assert tiny.tolist() == [0.494140625] * 3  # the peak scaled by a power of two into [2**-2, 2**-1) (3 weights)
+
+
+def test_the_f_beta_measure_of_no_fixed_beta_is_labelled_f_beta():
+    from clfeval.formulas.measure_registry import fbeta_measure
+
+    assert fbeta_measure(None).label == "F-beta" and fbeta_measure(2.0).label == "F2"
+
+
+def test_quantizing_a_ranking_adds_the_counts_of_each_bin():
+    from clfeval.statistics.binning import quantize, quantize_ranking
+    from clfeval.statistics.rankings import BinaryRanking
+
+    rng = np.random.default_rng(4)
+    scores = np.unique(rng.random(200))[::-1]
+    neg, pos = rng.integers(0, 3, scores.size), rng.integers(0, 3, scores.size)
+    q = quantize_ranking(BinaryRanking(scores, neg, pos), bits=3)
+    bins = quantize(scores, 3)
+    want = np.unique(bins)[::-1]
+    assert q.scores.tolist() == want.tolist()
+    assert q.neg.tolist() == [int(neg[bins == b].sum()) for b in want]
+    assert q.pos.tolist() == [int(pos[bins == b].sum()) for b in want]
+
+
+def test_margins_of_a_dense_table():
+    from clfeval.statistics.margins import margins
+
+    m = margins(np.array([[3, 1, 0], [2, 4, 1], [0, 0, 5]]))
+    assert m.rows.tolist() == [4, 7, 5] and m.cols.tolist() == [5, 5, 6] and int(m.total) == 16
+    assert m.diagonal.tolist() == [3, 4, 5]
+
+
+def test_downsampling_keeps_the_first_point_of_each_slice_of_the_arc_length():
+    x = np.array([0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 1.0])
+    c = Curve("roc", "a", x, np.zeros(7), np.linspace(1, 0, 7), np.zeros(7, bool), 0.5)
+    # 3 slices of the length [0, 1/3), [1/3, 2/3), [2/3, 1]: the first holds points 0-5, the last point 6
+    assert c.downsample(5).x.tolist() == [0.0, 1.0]

@@ -116,9 +116,6 @@ def proportion_ci(
             high = betaincinv(x + (shift or 1.0), b_high, 1 - alpha / 2)
     low = np.where(x <= 0, 0.0, np.clip(low, 0.0, 1.0))
     high = np.where(x >= nn, 1.0, np.clip(high, 0.0, 1.0))
-    if method == "wald":  # Wald has zero width at the ends, and no other help there
-        low = np.where(x >= nn, 1.0, low)
-        high = np.where(x <= 0, 0.0, high)
     nan = np.nan
     low, high, p = (np.where(empty, nan, a) for a in (low, high, p))
     se = None
