@@ -778,3 +778,43 @@ def test_the_deprecated_stratify_warns_at_the_callers_line():
         bootstrap_confusion(np.array([[3, 1], [2, 4]]), 20, stratify=True)
     future = [w for w in caught if issubclass(w.category, FutureWarning)]
     assert [w.filename for w in future] == [__file__] * 2
+
+
+# -- survivors of mutation sample 25 (benchmarks/results/mutation_sample_seed25.json) ----------------------
+
+
+def test_bootstrap_auc_intervals_at_a_bound_report_the_auc():
+    from clfeval.uncertainty.area_intervals import _bootstrap_auc
+
+    reps = np.full(20, 0.9)
+    for auc in (0.0, 1.0):
+        assert _bootstrap_auc(auc, reps, 3.0, 4.0, 0.9, "bootstrap").estimate == auc
+
+
+def test_area_intervals_at_their_edges_keep_level_and_standard_error():
+    from clfeval.uncertainty.area_intervals import average_precision_interval, logit_ap_interval
+
+    top = average_precision_interval(_ranking([0.9, 0.5, 0.2], [1, 1, 0]), 0.9)
+    assert top.level == 0.9 and top.estimate == 1.0 and top.high == 1.0
+    none = logit_ap_interval(_ranking([0.9, 0.5], [0, 0]), 0.9)
+    assert none.level == 0.9 and all(math.isnan(v) for v in (none.low, none.high, none.standard_error))
+
+
+def test_confusion_intervals_of_one_class_undefined_classes_and_bootstrap_names():
+    from clfeval.uncertainty.confusion_intervals import confusion_intervals
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = confusion_intervals(np.array([[5]]))["averages"]["micro"]
+        assert all(math.isnan(one[name].low) and math.isnan(one[name].high) for name in ("fallout", "specificity"))
+        f1 = confusion_intervals(np.array([[5, 0], [0, 0]]))["per_class"]["f1"]  # class 1 never seen nor predicted
+        assert math.isnan(f1.estimate[1]) and math.isnan(f1.standard_error[1]) and not math.isnan(f1.estimate[0])
+        boot = confusion_intervals(np.array([[5, 2], [1, 4]]), method="bootstrap", n_resamples=200, seed=0)
+    assert boot["per_class"]["recall"].method.endswith(", cross-sectional, B=200)")
+
+
+def test_a_negative_count_is_located_at_its_cell():
+    from clfeval.uncertainty.confusion_measures import check_table
+
+    with pytest.raises(ValueError, match=r"^counts must be non-negative; found -4 at \(1, 1\)\.$"):
+        check_table(np.array([[3, 0], [2, -4]]))

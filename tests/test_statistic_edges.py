@@ -633,3 +633,48 @@ def test_downsampling_keeps_the_first_point_of_each_slice_of_the_arc_length():
     c = Curve("roc", "a", x, np.zeros(7), np.linspace(1, 0, 7), np.zeros(7, bool), 0.5)
     # 3 slices of the length [0, 1/3), [1/3, 2/3), [2/3, 1]: the first holds points 0-5, the last point 6
     assert c.downsample(5).x.tolist() == [0.0, 1.0]
+
+
+# -- survivors of mutation sample 25 (benchmarks/results/mutation_sample_seed25.json) ----------------------
+
+
+def test_exact_kappa_of_counts_whose_row_sums_pass_int64():
+    from fractions import Fraction
+
+    from clfeval.formulas.exact_sums import exact_kappa
+
+    t = [[2**62 + 5, 2**62 + 7], [3, 2**61 + 1]]  # each count fits int64, the first row's sum does not
+    n = sum(map(sum, t))
+    rows, cols = [sum(r) for r in t], [t[0][j] + t[1][j] for j in range(2)]
+    po = Fraction(t[0][0] + t[1][1], n)
+    pe = Fraction(rows[0] * cols[0] + rows[1] * cols[1], n * n)
+    want = float((po - pe) / (1 - pe))
+    assert exact_kappa(np.array(t, dtype=object)) == exact_kappa(np.array(t, dtype=np.int64)) == want
+
+
+def test_exact_mcc_of_margins_is_zero_where_undefined():
+    from clfeval.formulas.exact_sums import exact_mcc_of_margins
+
+    assert exact_mcc_of_margins(5, [5, 0], [5, 0]) == 0.0  # a single class: 0/0, reported as 0
+    assert exact_mcc_of_margins(3, [2, 2], [1, 3]) == pytest.approx(1 / math.sqrt(3), rel=1e-15)
+
+
+def test_registered_rates_know_their_names_and_default_short_titles():
+    from clfeval.formulas.measure_registry import MEASURES
+
+    for name in ("precision", "recall", "specificity", "npv", "fallout"):
+        assert MEASURES[name].name == name
+    for m in MEASURES.values():
+        assert m.short  # a measure declared without a short title takes its title
+        if m.short != m.title:
+            assert len(m.short) < len(m.title)
+
+
+def test_pairwise_u_and_score_tables_name_the_input_in_their_messages():
+    from clfeval.statistics.scores import ScoreTable, pairwise_u
+
+    with pytest.raises(ValueError, match=r"inconsistent numbers of samples: codes has 3, y_score has 2"):
+        pairwise_u(np.array([0, 1, 1]), np.full((2, 2), 0.5), 2)
+    mixed = r"^Mix of label input types \(string and number\) in y_true: e\.g\. 'a' and 1"
+    with pytest.raises(ValueError, match=mixed):
+        ScoreTable.from_labels(np.array(["a", 1], dtype=object), [0.1, 0.2])
