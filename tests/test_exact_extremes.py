@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 import warnings
@@ -602,7 +603,7 @@ def test_report_of_float_weights_near_the_top_of_the_range(tmp_path):
     src.write_text("y,p,w\n" + "".join(f"{a},{float(b)!r},1e305\n" for a, b in zip(y, p)))
     proc = subprocess.run([sys.executable, "-m", "clfeval", "report", str(src), "--y-true", "y", "--y-score", "p",
                            "--sample-weight", "w"], capture_output=True, text=True, timeout=120,
-                          env={**__import__("os").environ, "COLUMNS": "120"})
+                          env={**os.environ, "COLUMNS": "120"})
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     support = {int(x): n for x, n in zip(*np.unique(y, return_counts=True))}

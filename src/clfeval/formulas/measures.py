@@ -143,8 +143,8 @@ def fbeta(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray, beta: float = 1.0) -> 
         fb2 = Fraction(b2)
         tp_, fp_, fn_ = (np.asarray(x, dtype=object) for x in (tp, fp, fn))
         return exact_ratio((1 + fb2) * tp_, (1 + fb2) * tp_ + fb2 * fn_ + fp_)
-    if not integer:  # the denominator is at most 2 (1 + b2) times the largest of tp, fp, fn
-        tp, fp, fn = scaled_below_overflow(2.0 * (1.0 + b2), tp, fp, fn)
+    # the denominator is at most 2 (1 + b2) times the largest of tp, fp, fn
+    tp, fp, fn = scaled_below_overflow(2.0 * (1.0 + b2), tp, fp, fn)
     true_sum = np.asarray(tp + fn, dtype=np.float64)
     pred_sum = np.asarray(tp + fp, dtype=np.float64)
     return ratio((1 + b2) * np.asarray(tp, dtype=np.float64), b2 * true_sum + pred_sum)
@@ -156,20 +156,22 @@ def jaccard(tp: np.ndarray, fp: np.ndarray, fn: np.ndarray) -> np.ndarray:
     >>> float(jaccard(np.array(2.0**1023), np.array(2.0**1022), np.array(2.0**1022)))  # the union passes float64
     0.5
     """
-    if not all(np.asarray(x).dtype.kind in "biuO" for x in (tp, fp, fn)):
-        tp, fp, fn = scaled_below_overflow(3.0, tp, fp, fn)
+    tp, fp, fn = scaled_below_overflow(3.0, tp, fp, fn)
     return ratio(tp, tp + fp + fn)
 
 
 def scaled_below_overflow(factor: float, *arrays: Any) -> tuple[np.ndarray, ...]:
     """Float arrays (broadcast together) of which each entry whose largest value times ``factor``
     would pass float64 is divided, in every array alike, by a power of two (exact) that keeps it
-    inside: for ratios of sums of them, which do not change. Other entries are left as they are.
+    inside: for ratios of sums of them, which do not change. Other entries are left as they are;
+    integer counts (no float among the arrays) come back unchanged, as they cannot get there.
 
     >>> tp, fp = scaled_below_overflow(4.0, np.array([1e308, 3.0]), np.array([2e307, 1.0]))
     >>> (tp / fp).tolist(), bool(tp[1] == 3.0)
     ([5.0, 3.0], True)
     """
+    if all(np.asarray(a).dtype.kind in "biuO" for a in arrays):
+        return arrays
     arrays = tuple(np.asarray(a, dtype=np.float64) for a in arrays)
     exponent = int(np.frexp(factor)[1]) + 1  # factor < 2**exponent / 2
     limit = 2.0 ** (1023 - exponent)
