@@ -18,7 +18,7 @@ from clfeval.calibration.results import BrierDecomposition, CalibrationReport, R
 from clfeval.calibration.states import State, calibration_of
 from clfeval.calibration.views import decreasing_bins
 
-__all__ = ["calibration_of_evaluation", "binary_calibration_report"]
+__all__ = ["calibration_of_evaluation", "binary_calibration_report", "calibration_report"]
 
 
 def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
@@ -105,3 +105,21 @@ def binary_calibration_report(
         reliability=ReliabilityCurve.from_bins(binned, f"positive class {classes[positive]}", strategy),
         classes=tuple(classes), total_weight=total,
     )
+
+
+def calibration_report(ev: Any, n_bins: int, strategy: str) -> CalibrationReport:
+    """:meth:`Evaluation.calibration <clfeval.evaluation.Evaluation.calibration>` of the Evaluation
+    ``ev`` (uncached; see there)."""
+    if ev.rankings is None or ev.score_kind != "probability":
+        what = "no scores" if ev.rankings is None else "scores that are not probabilities (some lie outside [0, 1])"
+        raise ValueError(f"this evaluation has {what}; calibration needs predicted probabilities "
+                         "(predict_proba output) passed as y_score.")
+    if ev.task == "binary":
+        return binary_calibration_report(ev.rankings[ev.names[ev.positive_index]], classes=ev.labels.tolist(),
+                                         positive=ev.positive_index, n_bins=n_bins, strategy=strategy)
+    if ev.cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
+        state = ev.calibration_state
+        if state is None or isinstance(state, str):
+            raise ValueError(f"this stream kept no calibration histogram: {state or 'no probabilities'}.")
+        return state.report(n_bins, strategy)
+    return calibration_of_evaluation(ev, n_bins=n_bins if strategy == "uniform" else None).report(n_bins, strategy)

@@ -59,7 +59,9 @@ class Evaluation:
     stream), ``dependent_rows`` (why the rows are not independent cases, e.g. pooled repeated
     cross-validation; intervals warn with it), ``streamed`` ("weighted"/"unweighted" when built
     from a stream's statistics), ``calibration_state`` (a stream's calibration histogram, or why
-    it has none) and ``binning`` (binned scores: {curve name: :class:`clfeval.statistics.binning.BinnedBounds`}).
+    it has none), ``binning`` (binned scores: {curve name: :class:`clfeval.statistics.binning.BinnedBounds`})
+    and ``by_group`` (with ``groups=``: each group's Evaluation and the tables that compare them,
+    :class:`clfeval.evaluation.groups.GroupEvaluations`; else None).
 
     >>> ev = evaluate(["a", "b", "c", "a"], ["a", "b", "b", "a"])
     >>> ev.report.overall["accuracy"]
@@ -87,6 +89,7 @@ class Evaluation:
     streamed: str | None = None
     calibration_state: Any = None
     binning: dict[str, Any] | None = None
+    by_group: Any = None
 
     @property
     def _sample_weight(self) -> np.ndarray | None:  # the old name, read by tests
@@ -556,24 +559,9 @@ class Evaluation:
         key = ("calibration", int(n_bins), strategy)
         cache = self.__dict__.setdefault("_calibration_cache", {})
         if key not in cache:
-            from clfeval.calibration.of_evaluation import binary_calibration_report, calibration_of_evaluation
+            from clfeval.calibration.of_evaluation import calibration_report
 
-            if self.rankings is None or self.score_kind != "probability":
-                what = "no scores" if self.rankings is None else "scores that are not probabilities (some lie outside [0, 1])"
-                raise ValueError(f"this evaluation has {what}; calibration needs predicted probabilities "
-                                 "(predict_proba output) passed as y_score.")
-            if self.task == "binary":
-                cache[key] = binary_calibration_report(
-                    self.rankings[self._main_name()], classes=self.labels.tolist(), positive=self.positive_index,
-                    n_bins=n_bins, strategy=strategy)
-            elif self.cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
-                state = self.calibration_state
-                if state is None or isinstance(state, str):
-                    raise ValueError(f"this stream kept no calibration histogram: {state or 'no probabilities'}.")
-                cache[key] = state.report(n_bins, strategy)
-            else:
-                state = calibration_of_evaluation(self, n_bins=n_bins if strategy == "uniform" else None)
-                cache[key] = state.report(n_bins, strategy)
+            cache[key] = calibration_report(self, n_bins, strategy)
         return cache[key]
 
     # -- uncertainty -----------------------------------------------------------------------------
@@ -690,6 +678,7 @@ class Evaluation:
             **self.thresholds_dict(costs=costs, prevalence=prevalence),
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
             **({} if self.binning is None else {"binning": {k: b.to_dict() for k, b in self.binning.items()}}),
+            **({} if self.by_group is None else {"groups": self.by_group.to_dict(ci=ci_level)}),
         }
 
     def thresholds_dict(self, *, costs: Any = None, prevalence: Any = None, max_lines: int = 200,
@@ -771,6 +760,8 @@ def evaluate(
     target_names: Any = None,
     name: str | None = None,
     options: EvaluateOptions | None = None,
+    groups: Any = None,
+    group_missing: str = "error",
 ) -> Evaluation:
     """Evaluate a classifier from its predictions, its scores, or both.
 
@@ -785,6 +776,10 @@ def evaluate(
       ``name`` as one :class:`~clfeval.inputs.evaluate_options.EvaluateOptions` (checked once; the
       same object a :class:`~clfeval.streaming.StreamingEvaluation` or :func:`clfeval.dask.evaluate`
       takes), instead of the keywords.
+    * ``groups``: evaluate each slice too (one array, or several as a mapping name -> array or a
+      DataFrame: each combination of values present is a group); the result's ``by_group`` holds
+      each group's Evaluation and the tables that compare them (:mod:`clfeval.evaluation.groups`).
+      ``group_missing="keep"`` makes missing group values a group of their own (default: an error).
 
     >>> ev = evaluate([1, 0, 1, 1], [1, 0, 0, 1])
     >>> ev.confusion.counts.tolist(), round(ev.report.overall["mcc"], 4)
@@ -792,4 +787,9 @@ def evaluate(
     """
     options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
                                  target_names=target_names, name=name)
-    return Evaluation(**evaluation_fields(y_true, y_pred, y_score, sample_weight=sample_weight, options=options))
+    ev = Evaluation(**evaluation_fields(y_true, y_pred, y_score, sample_weight=sample_weight, options=options))
+    if groups is None:
+        return ev
+    from clfeval.evaluation.groups import with_groups
+
+    return with_groups(ev, Evaluation, groups, group_missing, y_true, y_pred, y_score, options)
