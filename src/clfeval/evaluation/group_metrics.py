@@ -88,9 +88,11 @@ class GroupMetric:
             v = report.averages.get(self.scope, {}).get(self.measure.name)
         return float("nan") if v is None else float(v)
 
-    def interval(self, ev: Any, level: float, sampling: str = "cross-sectional") -> ConfidenceInterval:
-        """Its confidence interval in ``ev`` (the Evaluation's analytic intervals; Wilson for the
-        selection rate, over Kish's effective number of cases with sample weights)."""
+    def interval(self, ev: Any, level: float, sampling: str = "cross-sectional", *, method: str = "analytic",
+                 n_resamples: int = 2000, seed: Any = 0) -> ConfidenceInterval:
+        """Its confidence interval in ``ev`` (:meth:`Evaluation.ci <clfeval.evaluation.Evaluation.ci>`
+        with these arguments; Wilson for the selection rate, over Kish's effective number of cases
+        with sample weights)."""
         if not self.measure.in_report:
             cm = np.asarray(ev.confusion.counts, dtype=np.float64)
             c = self.class_index
@@ -102,11 +104,12 @@ class GroupMetric:
                 x, n, method_suffix = x / n * eff if n > 0 else 0.0, eff, KISH
             ci = proportion_ci(x, n, level=level)
             return ConfidenceInterval(ci.low, ci.high, ci.level, ci.method + method_suffix, self.value(ev), None)
+        kw = dict(level=level, sampling=sampling, method=method, n_resamples=n_resamples, seed=seed)
         if self.scope == "overall":
-            return ev.ci(self.measure.name, level=level, sampling=sampling)
+            return ev.ci(self.measure.name, **kw)
         if self.scope == "class":
-            return ev.ci(self.measure.name, label=ev.labels[self.class_index], level=level, sampling=sampling)
-        return ev.ci(self.measure.name, average=self.scope, level=level, sampling=sampling)
+            return ev.ci(self.measure.name, label=ev.labels[self.class_index], **kw)
+        return ev.ci(self.measure.name, average=self.scope, **kw)
 
     def influences(self, ev: Any) -> np.ndarray:
         """Each case's influence on the number (the weighted derivative, as in

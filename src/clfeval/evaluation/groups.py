@@ -124,12 +124,14 @@ class GroupEvaluations(Mapping):
         return self._cache["order"]
 
     # -- tables ---------------------------------------------------------------------------------
-    def table(self, metrics: Any = None, ci: float | None = None, *, sampling: str = "cross-sectional",
+    def table(self, metrics: Any = None, ci: float | None = None, *, method: str = "analytic",
+              n_resamples: int = 2000, seed: Any = 0, sampling: str = "cross-sectional",
               max_groups: int = MAX_GROUPS) -> GroupTable:
         """Every metric per group (default: the report's, see
-        :func:`clfeval.evaluation.group_metrics.default_metrics`), with each group's analytic
-        interval at level ``ci`` (``sampling`` within a group as
-        :meth:`Evaluation.intervals <clfeval.evaluation.Evaluation.intervals>`), its size and class
+        :func:`clfeval.evaluation.group_metrics.default_metrics`), with each group's interval at
+        level ``ci`` (``method``, ``n_resamples``, ``seed`` and ``sampling`` within a group as
+        :meth:`Evaluation.intervals <clfeval.evaluation.Evaluation.intervals>`: analytic by default, or
+        a bootstrap over the group's count cells, its size fixed), its size and class
         supports, and a flag for groups too small for their intervals (fewer than 20 cases of some
         class: :data:`clfeval.results.group_results.SMALL_GROUP_RULE` says why). Beyond ``max_groups``
         groups, only the worst by the first metric are kept (``omitted`` counts the others).
@@ -157,7 +159,8 @@ class GroupEvaluations(Mapping):
                 for r, g in enumerate(keep):
                     for j, m in enumerate(chosen):
                         try:
-                            iv = m.interval(evs[g], ci, sampling)
+                            iv = m.interval(evs[g], ci, sampling, method=method, n_resamples=n_resamples,
+                                            seed=seed)
                         except ValueError as exc:
                             methods.setdefault(m.key, f"not available: {exc}")
                             continue
@@ -237,6 +240,10 @@ class GroupEvaluations(Mapping):
         if sampling not in GROUP_SAMPLING:
             raise ValueError(f"sampling must be one of {GROUP_SAMPLING}, got {sampling!r}.")
         m = group_metric(self.overall, metric)
+        if self.overall.cases is None:
+            raise ValueError("gaps between groups need each case's influence, which a stream does not keep: "
+                             "evaluate the rows in memory (clfeval.evaluate) for gaps; the stream's "
+                             "by_group.table() has each group's numbers and intervals.")
         evs = self._evaluations
         G = len(evs)
         values = np.array([m.value(e) for e in evs])
