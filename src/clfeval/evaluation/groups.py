@@ -36,6 +36,7 @@ import numpy as np
 
 from clfeval.evaluation.build import evaluation_fields
 from clfeval.evaluation.group_metrics import GroupMetric, default_metrics, group_metric
+from clfeval.exceptions import ValuesError
 from clfeval.formulas import measures as fm
 from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.group_keys import MAX_GROUPS, GroupKeys, group_keys
@@ -51,9 +52,9 @@ from clfeval.results.group_results import (
 from clfeval.uncertainty.group_gaps import (
     GROUP_SAMPLING,
     gap_estimate,
-    holm_adjusted,
     resampled_group_tables,
 )
+from clfeval.uncertainty.multiplicity import holm_adjusted
 
 __all__ = ["GroupEvaluations", "evaluate_groups", "with_groups", "sorted_rows", "FAIRNESS_DEFINITIONS"]
 
@@ -431,6 +432,14 @@ def with_groups(ev: Any, make: Callable[..., Any], groups: Any, missing: str, y_
     """The Evaluation ``ev`` of all rows with its ``by_group`` added: each group's rows evaluated
     with ``ev``'s label set, positive class and threshold (``make``: the Evaluation class)."""
     keys = group_keys(groups, ev.n_samples, missing=missing)
+    if ev.sample_weight is not None:
+        totals = np.bincount(keys.codes, weights=ev.sample_weight != 0, minlength=keys.n_groups)
+        if (totals == 0).any():
+            j = int(np.flatnonzero(totals == 0)[0])
+            raise ValuesError(
+                f"group {keys.display[j]!r} has sample weights that are all zero ({int(keys.sizes[j])} rows): it "
+                "has nothing to evaluate; drop its rows or give them weight.",
+                argument="groups", kind="zero-weight-group", value=keys.keys[j], count=int(keys.sizes[j]))
     yt, yp = as_array(y_true, "y_true"), None if y_pred is None else as_array(y_pred, "y_pred")
     s, w = None if y_score is None else as_score_array(y_score, "y_score"), ev.sample_weight
     fixed = replace(options, labels=ev.labels, pos_label=ev.pos_label,

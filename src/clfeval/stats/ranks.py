@@ -33,6 +33,7 @@ import numpy as np
 
 from clfeval.stats._common import as_finite_floats
 from clfeval.stats._result import TestResult, check_alternative
+from clfeval.uncertainty.multiplicity import holm_adjusted
 
 __all__ = [
     "wilcoxon",
@@ -642,12 +643,7 @@ def holm(pvalues: Any, alpha: float = 0.05) -> MultipleComparison:
         raise ValueError(f"pvalues must be a non-empty 1-D array of p-values, got shape {p.shape}.")
     if np.any((p < 0) | (p > 1)):
         raise ValueError(f"p-values must lie in [0, 1]; got {p[(p < 0) | (p > 1)][0]!r}.")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    factors = m - np.arange(m)
-    adj_sorted = np.maximum.accumulate(np.minimum(1.0, factors * p[order]))
-    adjusted = np.empty(m)
-    adjusted[order] = adj_sorted
+    adjusted = holm_adjusted(p)
     return MultipleComparison(
         pvalues=tuple(float(v) for v in p), adjusted=tuple(float(v) for v in adjusted),
         reject=tuple(bool(v) for v in adjusted <= alpha), alpha=alpha, method="Holm step-down",

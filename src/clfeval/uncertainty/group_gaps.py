@@ -17,7 +17,7 @@ sizes vary between samples as they do in reality); the second holds the group si
 sample drawn group by group (``sampling="by-group"``). The difference's interval is
 estimate +/- z se (Wald, clipped to the measure's range of differences), the ratio's is taken on
 the log scale; the p-value is the two-sided normal test of no difference, and
-:func:`holm_adjusted` adjusts the groups' p-values together (Holm 1979).
+:func:`clfeval.uncertainty.multiplicity.holm_adjusted` adjusts the groups' p-values together (Holm 1979).
 
 **Fairness summaries (max - min and min / max across groups).** These are not smooth at ties
 between groups, so the delta method does not apply. Their intervals are percentile intervals of a
@@ -27,8 +27,8 @@ groups' true rates are equal, max - min is biased upwards and its interval tends
 covers 0 only when the estimate itself is small); away from ties it behaves like the interval of
 one difference. ``benchmarks/coverage.py`` measures both.
 
->>> holm_adjusted([0.01, 0.04, float("nan"), 0.03]).round(3).tolist()
-[0.03, 0.06, nan, 0.06]
+>>> round(gap_variance(np.array([0.1, -0.1]), np.array([[0.0, 0.0], [0.0, 0.08]]), 0, np.array([2, 2])), 6)
+0.1
 """
 
 from __future__ import annotations
@@ -45,19 +45,6 @@ __all__ = ["GROUP_SAMPLING", "holm_adjusted", "gap_variance", "GapEstimate", "ga
 
 #: how the groups were sampled: "cross-sectional" (sizes vary) or "by-group" (sizes fixed)
 GROUP_SAMPLING = ("cross-sectional", "by-group")
-
-
-def holm_adjusted(pvalues: Any) -> np.ndarray:
-    """Holm's step-down adjusted p-values: sorted ascending, max_{j <= i} min(1, (m - j + 1) p_(j));
-    NaN entries stay NaN and do not count in m."""
-    p = np.asarray(pvalues, dtype=np.float64).reshape(-1)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(np.isfinite(p))
-    m = ok.size
-    if m:
-        order = ok[np.argsort(p[ok], kind="stable")]
-        out[order] = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
-    return out
 
 
 def gap_variance(inside: np.ndarray, reference_sums: np.ndarray, group: int, sizes: np.ndarray,

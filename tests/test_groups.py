@@ -1,0 +1,409 @@
+"""Evaluation by group: each group's numbers equal ``evaluate`` on its rows, the groups' statistics
+merge to the overall's, the gaps' standard errors equal the delta method computed independently
+(finite differences of scikit-learn's weighted metrics), and fairlearn agrees on the values it shares."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+import clfeval
+from clfeval.evaluation.groups import GroupEvaluations
+from clfeval.exceptions import ValuesError
+from clfeval.inputs.group_keys import group_keys
+from clfeval.statistics.ranking_merges import merge_rankings
+from clfeval.uncertainty.multiplicity import holm_adjusted
+from evaluation_equality import assert_same
+
+pytestmark = pytest.mark.filterwarnings("ignore::clfeval.exceptions.UndefinedMetricWarning")
+
+
+def _oracle(ev, rows, y, p, s, w, key):
+    """evaluate() on one group's rows with the overall's label set, positive class and threshold."""
+    sub = lambda a: None if a is None else np.asarray(a)[rows]  # noqa: E731
+    return clfeval.evaluate(sub(y), sub(p), sub(s), sample_weight=sub(w), labels=ev.labels, pos_label=ev.pos_label,
+                            threshold=None if p is not None else ev.threshold, name=key)
+
+
+@st.composite
+def grouped_data(draw):
+    task = draw(st.sampled_from(["binary-scores", "binary-pred", "binary-both", "multiclass", "multilabel"]))
+    n = draw(st.integers(6, 60))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_groups = draw(st.integers(1, 4))
+    g = rng.choice(np.array(["u", "v", "w", "x"])[:n_groups], n)
+    weights = draw(st.sampled_from([None, "int", "float"]))
+    w = None
+    if weights == "int":
+        w = rng.integers(0, 4, n)
+        for key in set(g.tolist()):  # zero weights, never a whole group's
+            w[np.flatnonzero(g == key)[0]] = 1
+    elif weights == "float":
+        w = rng.random(n) * draw(st.sampled_from([1.0, 1e-3, 1e6]))
+    if task == "multilabel":
+        y = rng.integers(0, 2, (n, 3))
+        s = np.round(rng.random((n, 3)), 1)
+        return task, y, None, s, w, g
+    k = 2 if task.startswith("binary") else draw(st.integers(3, 4))
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)  # every class present overall
+    if task == "multiclass":
+        s = rng.dirichlet(np.ones(k), n).round(2)
+        return task, y, None, s, w, g
+    s = np.round(rng.random(n), 1)  # ties
+    p = rng.integers(0, 2, n)
+    if task == "binary-scores":
+        return task, y, None, s, w, g
+    if task == "binary-pred":
+        return task, y, p, None, w, g
+    return task, y, p, s, w, g
+
+
+@settings(max_examples=60, deadline=None)
+@given(grouped_data())
+def test_each_group_equals_evaluate_on_its_rows(data):
+    task, y, p, s, w, g = data
+    ev = clfeval.evaluate(y, p, s, sample_weight=w, groups=g)
+    assert sorted(ev.by_group) == sorted(set(g.tolist()))
+    for key in ev.by_group:
+        rows = np.flatnonzero(g == key)
+        want = _oracle(ev, rows, y, p, s, w, key)
+        assert_same(ev.by_group[key], want, exact=w is None or w.dtype.kind != "f")
+    # the overall is the plain evaluation
+    assert_same(ev.by_group.overall, clfeval.evaluate(y, p, s, sample_weight=w))
+
+
+@settings(max_examples=40, deadline=None)
+@given(grouped_data())
+def test_groups_merge_to_the_overall_statistics(data):
+    task, y, p, s, w, g = data
+    ev = clfeval.evaluate(y, p, s, sample_weight=w, groups=g)
+    groups = list(ev.by_group.values())
+    table = (lambda e: e.confusion.sklearn_layout()) if task == "multilabel" else (lambda e: e.confusion.counts)  # noqa: E731
+    merged = sum(np.asarray(table(e)) for e in groups)
+    exact = w is None or w.dtype.kind != "f"
+    if exact:
+        assert np.array_equal(merged, np.asarray(table(ev)))
+    else:
+        np.testing.assert_allclose(merged, np.asarray(table(ev)), rtol=1e-12)
+    if ev.rankings is None:
+        return
+    for name, overall in ev.rankings.items():
+        m = merge_rankings([e.rankings[name] for e in groups])
+        assert np.array_equal(m.scores, overall.scores)
+        for a, b in ((m.pos, overall.pos), (m.negatives(), overall.negatives())):
+            if exact:
+                assert np.array_equal(a, b)
+            else:
+                np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_table_reads_each_groups_report_and_intervals():
+    rng = np.random.default_rng(3)
+    n = 400
+    y = rng.integers(0, 2, n)
+    s = np.clip(0.35 * y + 0.65 * rng.random(n), 0, 1)
+    g = rng.choice(["a", "b", "c"], n, p=[0.5, 0.35, 0.15])
+    ev = clfeval.evaluate(y, y_score=s, groups=g)
+    t = ev.by_group.table(ci=0.9)
+    assert t.groups == ["a", "b", "c"]
+    for i, key in enumerate(t.keys):
+        e = ev.by_group[key]
+        assert t.n[i] == (g == key).sum()
+        assert t.column("accuracy")[i] == e.report.overall["accuracy"]
+        assert t.column("recall")[i] == e.report.rows[1]["recall"]
+        assert t.column("roc_auc")[i] == e.report.overall["roc_auc"]
+        assert t.column("selection_rate")[i] == ((s[g == key] >= 0.5).mean())
+        ci = e.ci("mcc", level=0.9)
+        j = t.metrics.index("mcc")
+        assert (t.low[i, j], t.high[i, j]) == (ci.low, ci.high)
+        assert t.support["1"][i] == (y[g == key] == 1).sum()
+        assert bool(t.small[i]) == (min((y[g == key] == c).sum() for c in (0, 1)) < 20)
+    # the JSON carries it
+    d = json.loads(ev.to_json(ci_level=0.9))
+    assert d["groups"]["table"]["rows"][0]["accuracy"] == pytest.approx(t.column("accuracy")[0], abs=0)
+    assert set(d["groups"]) == {"columns", "n_groups", "table", "gaps", "fairness"}
+
+
+def _finite_difference_influences(metric, y, p, s, w, g):
+    """{group or "overall": each case's influence w_i * d metric / d w_i}, by central differences of
+    scikit-learn's weighted metric: the delta method computed independently of clfeval."""
+    n = y.size
+    w = np.ones(n) if w is None else np.asarray(w, dtype=np.float64)
+
+    def value(weights, rows):
+        yy, ww = y[rows], weights[rows]
+        if metric == "roc_auc":
+            return skm.roc_auc_score(yy, s[rows], sample_weight=ww)
+        if metric == "average_precision":
+            return skm.average_precision_score(yy, s[rows], sample_weight=ww)
+        f = {"accuracy": skm.accuracy_score, "recall": skm.recall_score, "precision": skm.precision_score,
+             "f1": skm.f1_score, "mcc": skm.matthews_corrcoef}[metric]
+        return f(yy, p[rows], sample_weight=ww)
+
+    members = {"overall": np.arange(n), **{key: np.flatnonzero(g == key) for key in np.unique(g)}}
+    out = {key: np.zeros(n) for key in members}
+    for i in range(n):
+        h = 1e-6 * w[i]
+        up, down = w.copy(), w.copy()
+        up[i] += h
+        down[i] -= h
+        for key in ("overall", g[i]):
+            rows = members[key]
+            out[key][i] = w[i] * (value(up, rows) - value(down, rows)) / (2 * h)
+    return out
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "recall", "precision", "f1", "mcc", "roc_auc", "average_precision"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gap_standard_errors_are_the_delta_method(metric, weighted):
+    rng = np.random.default_rng(11)
+    n = 90
+    y = rng.integers(0, 2, n)
+    s = np.round(np.clip(0.3 * y + 0.7 * rng.random(n), 0, 1), 2)
+    p = (s >= 0.5).astype(int)
+    g = rng.choice(np.array(["a", "b", "c"]), n, p=[0.5, 0.3, 0.2])
+    w = rng.uniform(0.5, 2.0, n) if weighted else None
+    ev = clfeval.evaluate(y, p, s, sample_weight=w, groups=g)
+    codes = np.searchsorted(["a", "b", "c"], g)
+    influence = _finite_difference_influences(metric, y, p, s, w, g)
+    for reference in ("overall", "b"):
+        for sampling in ("cross-sectional", "by-group"):
+            gaps = ev.by_group.gaps(metric, reference=reference, sampling=sampling)
+            for j, group in enumerate(["a", "b", "c"]):
+                if group == reference:
+                    assert np.isnan(gaps.difference[j]).all()
+                    continue
+                psi = influence[group] - influence[reference]
+                if sampling == "cross-sectional":
+                    var = psi @ psi - psi.sum() ** 2 / n
+                else:
+                    s1, s2, m = (np.bincount(codes, weights=x) for x in (psi, psi * psi, np.ones(n)))
+                    var = float((s2 - s1 * s1 / m).sum())
+                assert gaps.difference[j, 3] == pytest.approx(var ** 0.5, rel=2e-6)
+                want = ev.by_group[group].report
+                assert gaps.difference[j, 0] == pytest.approx(gaps.values[j] - gaps.reference_value, abs=0)
+                assert gaps.values[j] == (want.overall.get(metric) if metric in want.overall
+                                          else want.rows[1][metric])
+
+
+def test_gap_pvalues_and_holm():
+    rng = np.random.default_rng(5)
+    n = 3000
+    g = rng.choice(["a", "b", "c", "d"], n)
+    y = rng.integers(0, 2, n)
+    # group d's predictions are much worse
+    p = np.where((g == "d") & (rng.random(n) < 0.4), 1 - y, np.where(rng.random(n) < 0.15, 1 - y, y))
+    gaps = clfeval.evaluate(y, p, groups=g).by_group.gaps("accuracy")
+    from scipy.stats import norm
+
+    z = gaps.difference[:, 0] / gaps.difference[:, 3]
+    np.testing.assert_allclose(gaps.pvalue, 2 * norm.sf(np.abs(z)), rtol=1e-12)
+    np.testing.assert_allclose(gaps.pvalue_holm, clfeval.stats.holm(gaps.pvalue).adjusted, rtol=1e-15)
+    assert gaps.pvalue_holm[3] < 1e-10 and gaps.difference[3, 2] < 0  # d is worse, and surely so
+    lo, hi = gaps.difference[:, 1], gaps.difference[:, 2]
+    np.testing.assert_allclose(hi - gaps.difference[:, 0], 1.959963984540054 * gaps.difference[:, 3], rtol=1e-12)
+    assert (lo <= gaps.difference[:, 0]).all()
+    # the ratio's interval is on the log scale around value / reference
+    r = gaps.ratio
+    np.testing.assert_allclose(r[:, 0], gaps.values / gaps.reference_value, rtol=1e-15)
+    np.testing.assert_allclose(np.log(r[:, 2] / r[:, 0]), 1.959963984540054 * r[:, 3], rtol=1e-12)
+
+
+def test_best_reference_is_the_best_group_and_worst_is_the_worst():
+    y = np.array([0, 1] * 30)
+    p = y.copy()
+    p[:4] = 1 - p[:4]  # group a: 4 errors in 20
+    p[20:22] = 1 - p[20:22]  # group b: 2 errors
+    g = np.repeat(["a", "b", "c"], 20)
+    bg = clfeval.evaluate(y, p, groups=g).by_group
+    gaps = bg.gaps("accuracy", reference="best")
+    assert gaps.reference == "best (c)" and gaps.reference_value == 1.0
+    np.testing.assert_allclose(gaps.difference[:2, 0], [-0.2, -0.1], rtol=1e-15)
+    assert bg.worst("accuracy").group == "a" and bg.worst("error_rate").group == "a"
+    assert bg.worst("accuracy").value == 0.8
+
+
+def test_holm_adjusted_matches_the_stats_holm_and_skips_nan():
+    p = np.array([0.04, 0.001, np.nan, 0.03, 0.5])
+    got = holm_adjusted(p)
+    want = clfeval.stats.holm(p[~np.isnan(p)]).adjusted
+    np.testing.assert_allclose(got[~np.isnan(p)], want, rtol=1e-15)
+    assert np.isnan(got[2])
+    np.testing.assert_allclose(want, [0.09, 0.004, 0.09, 0.5], rtol=1e-12)  # by hand: 3*.03, 4*.001, max(.09, 3*.03)... 2*.04=.08 -> .09
+
+
+fairlearn = pytest.importorskip("fairlearn.metrics")
+
+
+@pytest.mark.parametrize("two_columns", [False, True])
+def test_fairlearn_metricframe_and_summaries_agree(two_columns):
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    n = 500
+    y = rng.integers(0, 2, n)
+    p = np.where(rng.random(n) < 0.25, 1 - y, y)
+    sex = rng.choice(["F", "M"], n)
+    age = rng.choice(["old", "young", "mid"], n)
+    groups = pd.DataFrame({"sex": sex, "age": age}) if two_columns else pd.Series(sex, name="sex")
+    ev = clfeval.evaluate(y, p, groups=groups)
+    mf = fairlearn.MetricFrame(metrics={"accuracy": skm.accuracy_score, "recall": skm.recall_score,
+                                        "precision": skm.precision_score, "selection_rate": fairlearn.selection_rate},
+                               y_true=y, y_pred=p, sensitive_features=groups)
+    t = ev.by_group.table(["accuracy", "recall", "precision", "selection_rate"])
+    for i, key in enumerate(t.keys):
+        row = mf.by_group.loc[key]
+        for metric in ("accuracy", "recall", "precision", "selection_rate"):
+            assert t.column(metric)[i] == pytest.approx(row[metric], rel=1e-15)
+    fair = ev.by_group.fairness(n_resamples=200)
+    for name in ("demographic_parity_difference", "demographic_parity_ratio", "equalized_odds_difference",
+                 "equalized_odds_ratio", "equal_opportunity_difference", "equal_opportunity_ratio"):
+        want = getattr(fairlearn, name)(y, p, sensitive_features=groups)
+        assert fair[name] == pytest.approx(want, rel=1e-14, abs=1e-15), name
+        assert fair.entries[name]["low"] <= fair.entries[name]["high"]
+
+
+def test_fairness_bootstrap_is_over_cells_and_seeded():
+    rng = np.random.default_rng(4)
+    n = 2000
+    y = rng.integers(0, 2, n)
+    p = rng.integers(0, 2, n)
+    g = rng.choice(["a", "b"], n)
+    bg = clfeval.evaluate(y, p, groups=g).by_group
+    a = bg.fairness(n_resamples=300, seed=1)
+    b = bg.fairness(n_resamples=300, seed=1)
+    c = bg.fairness(n_resamples=300, seed=2)
+    assert a.entries == b.entries and a.entries != c.entries
+    # independent random predictions: the true parity difference is 0; max - min is positive
+    dp = a.entries["demographic_parity_difference"]
+    assert 0 <= dp["low"] < dp["high"] < 0.1
+    w = bg.overall  # weighted rows: no interval, said so
+    ev_w = clfeval.evaluate(y, p, sample_weight=np.full(n, 0.5), groups=g)
+    fw = ev_w.by_group.fairness()
+    assert np.isnan(fw.entries["demographic_parity_difference"]["low"]) and "weights" in fw.notes[0]
+    assert fw["demographic_parity_difference"] == pytest.approx(a["demographic_parity_difference"], rel=1e-15)
+    assert w.task == "binary"
+
+
+def test_several_columns_are_intersections():
+    y = np.array([0, 1, 1, 0, 1, 0, 1, 1])
+    p = np.array([0, 1, 0, 0, 1, 1, 1, 0])
+    groups = {"sex": ["F", "F", "M", "M", "F", "M", "F", "M"], "site": [1, 1, 1, 2, 2, 2, 1, 1]}
+    bg = clfeval.evaluate(y, p, groups=groups).by_group
+    assert list(bg) == [("F", 1), ("F", 2), ("M", 1), ("M", 2)]
+    assert bg.names == ["F, 1", "F, 2", "M, 1", "M, 2"]
+    assert bg[("F", 1)] is bg["F, 1"]
+    assert bg[("F", 1)].n_samples == 3 and bg[("M", 1)].n_samples == 2  # rows 0, 1, 6 and 2, 7
+    assert bg[("F", 1)].report.overall["accuracy"] == 1.0 and bg[("M", 1)].report.overall["accuracy"] == 0.0
+    assert bg.keys.columns == ["sex", "site"]
+
+
+def test_group_inputs_of_every_library():
+    import pandas as pd
+    import pyarrow as pa
+
+    y = [0, 1, 1, 0]
+    p = [0, 1, 0, 0]
+    for groups in (["a", "a", "b", "b"], np.array(["a", "a", "b", "b"]), pd.Series(["a", "a", "b", "b"]),
+                   pd.Series(["a", "a", "b", "b"], dtype="category"), pa.array(["a", "a", "b", "b"]),
+                   pa.array(["a", "a", "b", "b"]).dictionary_encode()):
+        bg = clfeval.evaluate(y, p, groups=groups).by_group
+        assert list(bg) == ["a", "b"] and bg["b"].report.overall["accuracy"] == 0.5
+    assert group_keys(pd.Series([1, 2], name="site")).columns == ["site"]
+
+
+def test_missing_group_values_error_or_keep():
+    y, p = [0, 1, 1, 0, 1], [0, 1, 0, 0, 1]
+    with pytest.raises(ValuesError, match=r"group column 'group' has 2 missing value\(s\); the first is at row 1") as e:
+        clfeval.evaluate(y, p, groups=["a", None, "b", np.nan, "a"])
+    assert (e.value.count, e.value.position, e.value.kind) == (2, 1, "missing")
+    bg = clfeval.evaluate(y, p, groups=["a", None, "b", np.nan, "a"], group_missing="keep").by_group
+    assert list(bg) == ["a", "b", None] and bg.names == ["a", "b", "(missing)"]
+    assert bg[None].n_samples == 2 and bg["(missing)"].report.overall["accuracy"] == 1.0
+    with pytest.raises(ValueError, match="missing must be 'error' or 'keep'"):
+        clfeval.evaluate(y, p, groups=["a"] * 5, group_missing="drop")
+
+
+def test_bad_group_arguments():
+    import pandas as pd
+
+    with pytest.raises(ValuesError, match="group 'b' has sample weights that are all zero \\(2 rows\\)"):
+        clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], sample_weight=[1, 2, 0, 0], groups=["a", "a", "b", "b"])
+    with pytest.raises(ValueError, match="y_true has 3 samples but group column 'group' has 2"):
+        clfeval.evaluate([0, 1, 1], [0, 1, 0], groups=["a", "b"])
+    df = pd.DataFrame([["a", "b"], ["a", "c"]], columns=["g", "g"])
+    with pytest.raises(ValueError, match="names the column 'g' twice"):
+        clfeval.evaluate([0, 1], [0, 1], groups=df)
+    with pytest.raises(TypeError, match="got a scalar"):
+        clfeval.evaluate([0, 1], [0, 1], groups="a")
+    ev = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], groups=["a", "a", "b", "b"])
+    with pytest.raises(ValueError, match="unknown metric 'recal'"):
+        ev.by_group.table(["recal"])
+    with pytest.raises(KeyError, match="no group 'z'"):
+        ev.by_group.gaps("accuracy", reference="z")
+    with pytest.raises(ValueError, match="sampling must be one of"):
+        ev.by_group.gaps("accuracy", sampling="stratified")
+
+
+def test_one_group_and_one_class_groups():
+    y = np.array([0, 0, 0, 1, 1, 0])
+    s = np.array([0.1, 0.6, 0.3, 0.8, 0.4, 0.2])
+    ev = clfeval.evaluate(y, y_score=s, groups=["neg", "neg", "neg", "mix", "mix", "mix"])
+    bg = ev.by_group
+    t = bg.table(["accuracy", "recall", "roc_auc"], ci=0.95)
+    row = t.rows()[t.groups.index("neg")]
+    assert row["accuracy"] == 2 / 3 and row["recall"] is not None and np.isnan(row["recall"])
+    assert np.isnan(row["roc_auc"]) and any("roc_auc: undefined" in n for n in row["notes"])
+    assert any("recall: undefined (no true samples of class '1'" in n for n in row["notes"])
+    gaps = bg.gaps("roc_auc")
+    assert np.isnan(gaps.difference[gaps.groups.index("neg")]).all()
+    single = clfeval.evaluate(y, y_score=s, groups=["x"] * 6).by_group
+    gap = single.gaps("accuracy")
+    assert gap.difference[0, 0] == 0 and gap.difference[0, 3] == 0 and gap.pvalue[0] == 1.0
+
+
+def test_many_groups_warn_and_tables_keep_the_worst(monkeypatch):
+    import clfeval.evaluation.groups as groups_module
+
+    monkeypatch.setattr(groups_module, "MAX_GROUPS", 3)
+    y = np.array([0, 1] * 10)
+    p = y.copy()
+    p[[0, 2, 4, 6]] = 1  # errors in groups 0, 1, 2, 3 (two rows each)
+    p[[1]] = 0
+    g = np.arange(20) // 2
+    with pytest.warns(UserWarning, match="10 groups: every group is evaluated, but tables show the 3 worst"):
+        ev = clfeval.evaluate(y, p, groups=g)
+    t = ev.by_group.table(["accuracy"], max_groups=3)
+    assert t.omitted == 7 and t.keys == [0, 1, 2] and t.column("accuracy").tolist() == [0.0, 0.5, 0.5]
+    assert "... 7 more group(s) not shown" in t.text()
+
+
+def test_order_of_rows_does_not_matter():
+    rng = np.random.default_rng(8)
+    n = 200
+    y = rng.integers(0, 3, n)
+    s = rng.dirichlet(np.ones(3), n)
+    g = rng.choice(["a", "b", "c"], n)
+    perm = rng.permutation(n)
+    a = clfeval.evaluate(y, y_score=s, groups=g).by_group.table(ci=0.95)
+    b = clfeval.evaluate(y[perm], y_score=s[perm], groups=g[perm]).by_group.table(ci=0.95)
+    np.testing.assert_allclose(a.values, b.values, rtol=1e-13)
+    np.testing.assert_allclose(a.low, b.low, rtol=1e-10)
+    ga = clfeval.evaluate(y, y_score=s, groups=g).by_group.gaps("roc_auc")
+    gb = clfeval.evaluate(y[perm], y_score=s[perm], groups=g[perm]).by_group.gaps("roc_auc")
+    np.testing.assert_allclose(ga.difference, gb.difference, rtol=1e-10)
+
+
+def test_group_evaluations_is_a_mapping():
+    ev = clfeval.evaluate([0, 1, 1, 0], [0, 1, 0, 0], groups=["b", "a", "b", "a"], name="m")
+    bg = ev.by_group
+    assert isinstance(bg, GroupEvaluations) and len(bg) == 2 and "a" in bg and "z" not in bg
+    assert bg["a"].name == "m: a" and repr(bg) == "GroupEvaluations(2 groups by group: a, b)"
+    assert ev.by_group.overall.by_group is None  # the overall held inside has no groups of its own
