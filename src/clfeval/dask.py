@@ -61,7 +61,7 @@ from clfeval.streaming import StreamingEvaluation
 
 __all__ = ["evaluate", "evaluate_file", "statistics"]
 
-_ROLES = ("y_true", "y_pred", "y_score", "sample_weight")
+_ROLES = ("y_true", "y_pred", "y_score", "sample_weight", "groups")
 #: seconds to wait for a dask scheduler to answer before giving up (``evaluate_file(scheduler=...)``; less
 #: where dask's ``distributed.comm.timeouts.connect`` says less)
 CONNECT_TIMEOUT = 5
@@ -95,6 +95,8 @@ def evaluate(
     client: Any = None,
     options: EvaluateOptions | None = None,
     settings: StreamSettings | None = None,
+    groups: Any = None,
+    group_missing: str = "error",
 ) -> Evaluation:
     """:func:`clfeval.evaluate` on dask data: per-partition statistics, merged in a tree.
 
@@ -110,7 +112,11 @@ def evaluate(
     :class:`~clfeval.streaming.StreamingEvaluation` (exact or binned scores); ``options`` and
     ``settings`` give them as the objects a stream takes. ``split_every``:
     how many streams one task merges. ``client``: a :class:`distributed.Client` to compute on
-    (default: dask's current scheduler).
+    (default: dask's current scheduler). ``groups``: evaluate each group too, as
+    ``clfeval.evaluate(..., groups=)`` (the result's ``by_group``): with ``data=`` the group column's
+    name or a list of names, else a dask Series, array or DataFrame split like ``y_true``; each
+    partition keeps one state per group (:mod:`clfeval.evaluation.group_streams`) and the tree
+    merges them group by group. ``group_missing``: "error" or "keep", as in ``evaluate``.
 
     >>> import numpy as np, pandas as pd, dask, dask.dataframe as dd
     >>> df = dd.from_pandas(pd.DataFrame({"y": ["cat", "dog", "dog", "cat", "eel", "eel"],
@@ -125,7 +131,7 @@ def evaluate(
                                  target_names=target_names, name=name)
     settings = StreamSettings.of(settings, mode, max_distinct, bits)
     lazy, source = _plan(y_true, y_pred, y_score, sample_weight, data=data, options=options, settings=settings,
-                         split_every=split_every, client=client)
+                         split_every=split_every, client=client, groups=groups, group_missing=group_missing)
     try:
         stream = _compute(lazy, client)
     except ValuesError as exc:
@@ -163,12 +169,13 @@ def statistics(*args: Any, **options: Any) -> Any:
     checked = EvaluateOptions.of(a["options"], **{f.name: a[f.name] for f in fields(EvaluateOptions)})
     settings = StreamSettings.of(a["settings"], a["mode"], a["max_distinct"], a["bits"])
     return _plan(a["y_true"], a["y_pred"], a["y_score"], a["sample_weight"], data=a["data"], options=checked,
-                 settings=settings, split_every=a["split_every"], client=a["client"])[0]
+                 settings=settings, split_every=a["split_every"], client=a["client"], groups=a["groups"],
+                 group_missing=a["group_missing"])[0]
 
 
 def _plan(
     y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, *, data: Any, options: EvaluateOptions,
-    settings: StreamSettings, split_every: int, client: Any,
+    settings: StreamSettings, split_every: int, client: Any, groups: Any = None, group_missing: str = "error",
 ) -> tuple[Any, _Source]:
     """The lazy merged statistics, and the inputs' partitions they are computed from."""
     if client is not None and not callable(getattr(client, "compute", None)):
@@ -185,7 +192,7 @@ def _plan(
             raise ValueError(f"labels must be distinct, got {labels.tolist()}.")
         options = replace(options, labels=labels)
 
-    source = _Source.of(y_true, y_pred, y_score, sample_weight, data)
+    source = _Source.of(y_true, y_pred, y_score, sample_weight, data, groups)
     need_range = y_score is not None and y_pred is None and threshold is None and source.n_columns in (None, 2)
     if labels is None or need_range:
         roles = ["y_true"] + (["y_pred"] if y_pred is not None else []) + (["y_score"] if need_range else [])
@@ -208,6 +215,10 @@ def _plan(
             options = replace(options, threshold=default_threshold(kind_of_range(summary.score_min,
                                                                                  summary.score_max)))
     stream = {"options": options, "settings": settings, "warn": False}  # the driver warns once (see evaluate)
+    if groups is not None:  # one state per group: named by data='s columns, else by each partition's
+        spec = source.specs["groups"]
+        stream.update(groups=True if spec is None else [str(c) for c in (spec if isinstance(spec, list) else [spec])],
+                      group_missing=group_missing)
     streams = source.tasks(_partition_stream, list(_ROLES), stream)
     return _tree(streams, _merge_streams, "clfeval-merge", split_every, stream), source
 
@@ -316,8 +327,9 @@ class _Source:
         self.pieces, self.specs, self.n_columns, self.frame = pieces, specs, n_columns, frame
 
     @classmethod
-    def of(cls, y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, data: Any) -> _Source:
-        given = dict(zip(_ROLES, (y_true, y_pred, y_score, sample_weight)))
+    def of(cls, y_true: Any, y_pred: Any, y_score: Any, sample_weight: Any, data: Any, groups: Any = None
+           ) -> _Source:
+        given = dict(zip(_ROLES, (y_true, y_pred, y_score, sample_weight, groups)))
         if y_true is None:
             raise ValueError("y_true is required" + (" (the name of its column in data)." if data is not None else "."))
         if y_pred is None and y_score is None:
@@ -339,15 +351,15 @@ class _Source:
             if is_dask_collection(value) or isinstance(value, np.ndarray):
                 raise TypeError(f"with data=, {role} must be a column name of data, not a "
                                 f"{type(value).__name__}.")
-            names = list(value) if role == "y_score" and isinstance(value, (list, tuple)) else [value]
+            several = role in ("y_score", "groups") and isinstance(value, (list, tuple))
+            names = list(value) if several else [value]
             if not names:
-                raise ValueError("y_score is an empty list of columns.")
+                raise ValueError(f"{role} is an empty list of columns.")
             for n in names:
                 if n not in columns:
                     raise ValueError(f"{role}={n!r}: no such column in data (columns: "
                                      f"{', '.join(map(str, columns))}).")
-            specs[role] = names if role == "y_score" and isinstance(value, (list, tuple)) and len(names) > 1 \
-                else names[0]
+            specs[role] = names if several and (len(names) > 1 or role == "groups") else names[0]
         score = specs.get("y_score")
         n_columns = len(score) if isinstance(score, list) else None
         return cls({}, specs, n_columns, frame=data)
@@ -405,10 +417,10 @@ def _shaped(role: str, value: Any) -> Any:
     """Check the number of dimensions; an (n, 1) array or one-column DataFrame is one column."""
     ndim = getattr(value, "ndim", None)
     if _is_frame(value):
-        if role != "y_score" and len(value.columns) != 1:
+        if role not in ("y_score", "groups") and len(value.columns) != 1:
             raise ValueError(f"{role} is a DataFrame of {len(value.columns)} columns; pass one column "
                              "(multilabel data are not supported by clfeval.dask yet).")
-        return value if role == "y_score" and len(value.columns) > 1 else value[value.columns[0]]
+        return value if role in ("y_score", "groups") and len(value.columns) > 1 else value[value.columns[0]]
     if ndim is None or not hasattr(value, "to_delayed"):
         raise TypeError(f"{role} must be a dask array, Series or DataFrame, got {type(value).__name__}.")
     if ndim == 2 and value.shape[1] == 1:
@@ -515,14 +527,14 @@ def _partition_stream(index: int, n_parts: int, stream_arguments: dict[str, Any]
                       ) -> StreamingEvaluation:
     """One partition's statistics (a fresh stream: tasks are pure, so a retried task counts once)."""
     stream = StreamingEvaluation(**stream_arguments)
-    (yt, yp, ys, w), n = _rows(index, n_parts, specs, pieces)
+    (yt, yp, ys, w, g), n = _rows(index, n_parts, specs, pieces)
     if n == 0:
         return stream
     try:
         if ys is not None:
             # C order, as evaluate's callers mostly pass it (a pandas DataFrame's values are in F order)
             ys = np.ascontiguousarray(as_score_array(ys, "y_score"))
-        return stream.update(yt, yp, ys, sample_weight=w)
+        return stream.update(yt, yp, ys, sample_weight=w, groups=g)
     except (ValueError, TypeError) as exc:
         raise _in_partition(index, n_parts, exc) from None
 
@@ -564,7 +576,7 @@ class _Summary:
 
 
 def _summarize(index: int, n_parts: int, options: Any, specs: tuple, *pieces: Any) -> _Summary:
-    (yt, yp, ys, _), n = _rows(index, n_parts, specs, pieces)
+    (yt, yp, ys, _, _), n = _rows(index, n_parts, specs, pieces)
     if n == 0:
         return _Summary(0, None, None, np.inf, -np.inf)
     try:

@@ -40,10 +40,11 @@ from clfeval.results.confusion import ConfusionMatrix
 from clfeval.formulas.exact_sums import add_counts, in_units
 from clfeval.evaluation import Evaluation, predict_from_scores
 from clfeval.evaluation.build import EvaluationStatistics, check_ranked_weight_total, evaluation_statistics
+from clfeval.evaluation.group_streams import GroupStreams
 from clfeval.inputs.evaluate_arguments import label_names
 from clfeval.inputs.evaluate_options import DEFAULT_BITS, DEFAULT_MAX_DISTINCT, EvaluateOptions, StreamSettings
 from clfeval.exceptions import ScoresBinnedWarning
-from clfeval.inputs.labels import as_array, union_labels, unique_sorted
+from clfeval.inputs.labels import as_array, as_score_array, union_labels, unique_sorted
 from clfeval.statistics.ranking_merges import collapse_runs, merge_rankings, merge_runs
 from clfeval.statistics.rankings import BinaryRanking
 from clfeval.inputs.score_kind import combined_kind
@@ -73,7 +74,13 @@ class StreamingEvaluation:
     * ``options`` / ``settings``: the options of ``evaluate`` as one
       :class:`~clfeval.inputs.evaluate_options.EvaluateOptions` and ``mode``, ``max_distinct``,
       ``bits`` as one :class:`~clfeval.inputs.evaluate_options.StreamSettings`, instead of the
-      keywords (how :mod:`clfeval.dask` and the command line hand on what they checked once).
+      keywords (how :mod:`clfeval.dask` and the command line hand on what they checked once);
+    * ``groups``: keep one state per group too (:mod:`clfeval.evaluation.group_streams`): True, or the
+      group column name(s); each ``update`` then passes its rows' ``groups=`` (any form
+      :func:`clfeval.evaluate` takes: one array, a mapping name -> array, a DataFrame, of which the
+      named columns are read), and ``result().by_group`` holds each group's Evaluation, read with
+      the whole stream's classes, positive class and threshold, as ``evaluate(..., groups=)`` does.
+      ``group_missing``: "error" (default) or "keep" (missing group values form a group).
 
     Without ``labels`` the classes are those seen so far (sorted, as ``evaluate`` sorts them);
     scores need the classes fixed by the first batch: a first batch of one class with scores
@@ -95,6 +102,8 @@ class StreamingEvaluation:
         warn: bool = True,
         options: EvaluateOptions | None = None,
         settings: StreamSettings | None = None,
+        groups: Any = None,
+        group_missing: str = "error",
     ) -> None:
         self.settings = StreamSettings.of(settings, mode, max_distinct, bits)
         self.options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold,
@@ -121,6 +130,8 @@ class StreamingEvaluation:
         self._binned_at: int | None = 0 if self.mode == "binned" else None  # rows seen when first binned
         # multi-class probabilities: a CalibrationHistogram, or why there is none (str)
         self._calibration: Any = None
+        #: with groups=: one StreamingEvaluation per group (never changed in place)
+        self._groups: GroupStreams | None = GroupStreams.declared(groups, group_missing)
 
     # -- reading ----------------------------------------------------------------------------
 
@@ -165,20 +176,32 @@ class StreamingEvaluation:
         for runs in (self._rankings or {}).values():
             for r in runs:
                 total += r.scores.nbytes + np.asarray(r.pos).nbytes + (0 if r.neg is None else r.neg.nbytes)
-        return total
+        return total + sum(g.nbytes for g in self._groups.states.values()) if self._groups else total
+
+    @property
+    def groups(self) -> GroupStreams | None:
+        """The per-group states (group key -> StreamingEvaluation), or None without ``groups=``."""
+        return self._groups
 
     def __repr__(self) -> str:
         mode = "empty" if self._task is None else ("binned" if self.binned else "exact")
+        shown = "" if self._groups is None else f", groups={len(self._groups)}"
         return (f"StreamingEvaluation(task={self._task!r}, n_samples={self._n_samples}, "
-                f"distinct_scores={self.distinct_scores}, mode={mode!r})")
+                f"distinct_scores={self.distinct_scores}, mode={mode!r}{shown})")
 
     # -- updating ---------------------------------------------------------------------------
 
-    def update(self, y_true: Any, y_pred: Any = None, y_score: Any = None, sample_weight: Any = None
-               ) -> StreamingEvaluation:
-        """Add one batch (the arguments of :func:`clfeval.evaluate`); returns self. A batch that
-        fails its checks leaves the state as it was."""
+    def update(self, y_true: Any, y_pred: Any = None, y_score: Any = None, sample_weight: Any = None, *,
+               groups: Any = None) -> StreamingEvaluation:
+        """Add one batch (the arguments of :func:`clfeval.evaluate`; ``groups``: its rows' groups, for
+        a stream made with ``groups=``); returns self. A batch that fails its checks leaves the
+        state as it was."""
         yt = as_array(y_true, "y_true")
+        if self._groups is None and groups is not None:
+            raise ValueError("this stream keeps no groups: make it with StreamingEvaluation(groups=True) (or the "
+                             "group column names) to evaluate each group.")
+        keys = None if self._groups is None else self._groups.keys_of(groups, yt.shape[0] if yt.ndim else 1)
+        before = None if keys is None else self._copy()
         if yt.ndim == 2 and yt.shape[1] > 1:
             raise ValueError("multilabel y_true (a 2-D indicator matrix) is not streamed yet; "
                              "use clfeval.evaluate on all rows.")
@@ -198,15 +221,51 @@ class StreamingEvaluation:
         self._add(st, had_weights=sample_weight is not None, one_column=one_column, zero=zero)
         if y_score is not None and self.mode == "auto" and not self.binned and self._too_many_distinct():
             self._switch_to_bins()
+        if keys is not None:
+            try:
+                self._groups = self._groups.updated(keys, self._group_adder(yt, y_pred, y_score, sample_weight))
+            except BaseException:
+                self.__dict__.update(before.__dict__)  # all or nothing: the overall state as it was
+                raise
         return self
 
-    def _statistics(self, yt: np.ndarray, y_pred: Any, y_score: Any, sample_weight: Any, labels: Any
-                    ) -> tuple[EvaluationStatistics, bool, bool]:
-        """The batch's statistics over ``labels`` (as evaluate builds them), whether its scores are
-        one column, and whether its weights are all zero."""
+    def _group_adder(self, yt: np.ndarray, y_pred: Any, y_score: Any, sample_weight: Any) -> Any:
+        """``add(state, rows)`` for :meth:`GroupStreams.updated`: a group's state with the batch's
+        ``rows`` added (a copy; a new state for a new group)."""
+        yp = None if y_pred is None else as_array(y_pred, "y_pred")
+        ys = None if y_score is None else as_score_array(y_score, "y_score")
+        w = None if sample_weight is None else as_array(sample_weight, "sample_weight").reshape(-1)
+
+        def add(state: StreamingEvaluation | None, rows: np.ndarray) -> StreamingEvaluation:
+            state = StreamingEvaluation(options=self.options, settings=self.settings, warn=False) if state is None \
+                else state._copy()
+            yt_g, yp_g, ys_g, w_g = (None if a is None else a[rows] for a in (yt, yp, ys, w))
+            return state._add_group_rows(self, yt_g, yp_g, ys_g, w_g)
+
+        return add
+
+    def _add_group_rows(self, overall: StreamingEvaluation, yt: np.ndarray, y_pred: Any, y_score: Any,
+                        sample_weight: Any) -> StreamingEvaluation:
+        """(A group's state.) Add the group's rows of a batch, read with the overall stream's
+        classes, positive class and threshold (as ``evaluate(..., groups=)`` reads each group)."""
+        labels = overall._labels
+        if self._labels is not None and not np.array_equal(self._labels, labels):
+            self._reindex(labels)  # the overall met new classes (predictions only)
+        options = replace(self.options, pos_label=overall._pos,
+                          threshold=None if y_pred is not None else overall._threshold)
+        st, one_column, zero = self._statistics(yt, y_pred, y_score, sample_weight, labels, options)
+        self._add(st, had_weights=sample_weight is not None, one_column=one_column, zero=zero)
+        if y_score is not None and self.mode == "auto" and not self.binned and self._too_many_distinct():
+            self._switch_to_bins()
+        return self
+
+    def _statistics(self, yt: np.ndarray, y_pred: Any, y_score: Any, sample_weight: Any, labels: Any,
+                    options: EvaluateOptions | None = None) -> tuple[EvaluationStatistics, bool, bool]:
+        """The batch's statistics over ``labels`` (as evaluate builds them, with ``options``:
+        default the stream's), whether its scores are one column, and whether its weights are all zero."""
         score = None if y_score is None else np.asarray(y_score)
         pred = y_pred
-        options = replace(self.options, labels=labels)
+        options = replace(self.options if options is None else options, labels=labels)
         binning = self.mode == "binned" or self.binned
         if score is not None and binning:
             score, pred, options = self._binned_inputs(score, pred, labels, options)
@@ -399,11 +458,18 @@ class StreamingEvaluation:
         if self.settings != other.settings or not same_labels or not self.options.same_as(other.options):
             raise ValueError("cannot merge streams built with different settings (labels, pos_label, threshold, "
                              "beta, target_names, name, mode, max_distinct, bits).")
+        if (self._groups is None) != (other._groups is None):
+            raise ValueError("cannot merge a stream that keeps groups with one that does not; make both with "
+                             "the same groups=.")
+        groups = None if self._groups is None else self._groups.merged(other._groups, lambda a, b: a.merge(b))
         out = self._copy()
         if other._task is None:
+            out._groups = groups
             return out
         if out._task is None:
-            return other._copy()
+            out = other._copy()
+            out._groups = groups
+            return out
         if (out._n_columns == 0) != (other._n_columns == 0) or out._one_column != other._one_column:
             raise ValueError("cannot merge streams with different score columns (or scores with none).")
         if out._threshold is not None and other._threshold is not None and out._threshold != other._threshold:
@@ -455,6 +521,7 @@ class StreamingEvaluation:
             out._calibration = out._calibration.merge(other._calibration)
         if out._rankings is not None and out.mode == "auto" and not out.binned and out._too_many_distinct():
             out._switch_to_bins()
+        out._groups = groups
         return out
 
     def _quantize_all(self) -> None:
@@ -519,7 +586,7 @@ class StreamingEvaluation:
                    f"after {self._binned_at} rows (more than {self.max_distinct} distinct scores)")
                 + ": ROC AUC and average precision are the binned values, with exact bounds in ev.binning."
             )
-        return Evaluation(
+        ev = Evaluation(
             task=self._task, labels=labels, names=names, pos_label=self._pos, name=self.options.name,
             threshold=self._threshold, score_kind=self._score_kind, n_samples=self._n_samples,
             total_weight=float(self._total_weight),
@@ -529,6 +596,17 @@ class StreamingEvaluation:
             sample_weight=None, notes=notes, cases=None, streamed="weighted" if self._weighted else "unweighted",
             calibration_state=self._calibration, binning=binning,
         )
+        if self._groups is None:
+            return ev
+        return replace(ev, by_group=self._groups.evaluations(ev, self._group_result, lambda g: g.n_samples))
+
+    def _group_result(self, state: StreamingEvaluation, display: str) -> Evaluation:
+        """A group's Evaluation: its state over the whole stream's classes, named as evaluate names it."""
+        if not np.array_equal(state._labels, self._labels):  # classes the overall met after the group's rows
+            state = state._copy()
+            state._reindex(self._labels)
+        name = display if self.options.name is None else f"{self.options.name}: {display}"
+        return replace(state.result(), name=name)
 
 
 class _DenseState:

@@ -379,7 +379,8 @@ def sorted_rows(keys: GroupKeys) -> np.ndarray:
 def _fairness_rates(tables: np.ndarray, pos: int) -> dict[str, np.ndarray]:
     """Selection rate, TPR and FPR of the positive class per group, of (..., G, 2, 2) tables."""
     t = tables.astype(np.float64)
-    tp, fp, fn, tn = (a[..., pos] for a in fm.one_vs_rest(t))
+    neg = 1 - pos
+    tp, fp, fn, tn = t[..., pos, pos], t[..., neg, pos], t[..., pos, neg], t[..., neg, neg]
     with np.errstate(invalid="ignore", divide="ignore"):
         return {"selection_rate": fm.ratio(tp + fp, tp + fp + fn + tn), "tpr": fm.recall(tp, fn),
                 "fpr": fm.fallout(fp, tn)}

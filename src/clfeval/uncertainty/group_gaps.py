@@ -39,6 +39,7 @@ import numpy as np
 
 from clfeval.stats._result import ConfidenceInterval, check_level
 from clfeval.uncertainty.checks import check_choice, z_quantile
+from clfeval.uncertainty.resampling import index_draws
 
 __all__ = ["GROUP_SAMPLING", "holm_adjusted", "gap_variance", "GapEstimate", "gap_estimate",
            "resampled_group_tables"]
@@ -153,8 +154,13 @@ def resampled_group_tables(tables: np.ndarray, n_resamples: int, seed: Any, samp
     flat = t.reshape(G, -1).astype(np.int64)
     if sampling == "cross-sectional":
         total = int(flat.sum())
-        p = flat.reshape(-1) / total
-        out = rng.multinomial(total, p, size=n_resamples)
+        cells = flat.reshape(-1)
+        if 5 * cells.size > total:  # many cells per case (many groups): count drawn cases, in chunks
+            step = max(1, (1 << 23) // max(total, 1))
+            out = np.concatenate([index_draws(cells, total, min(step, n_resamples - b), rng)
+                                  for b in range(0, n_resamples, step)])
+        else:
+            out = rng.multinomial(total, cells / total, size=n_resamples)
     else:
         sizes = flat.sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SAMPLING", "check_sampling", "resampled_tables", "sampling_phrase", "smoothing_of"]
+__all__ = ["SAMPLING", "check_sampling", "resampled_tables", "sampling_phrase", "smoothing_of", "index_draws"]
 
 #: The sampling designs a bootstrap can assume.
 SAMPLING = ("cross-sectional", "stratified")
@@ -70,7 +70,7 @@ def sampling_phrase(sampling: str, ranking: bool = False) -> str:
     return "cross-sectional"
 
 
-def _index_draws(counts: np.ndarray, total: int, b: int, rng: np.random.Generator) -> np.ndarray:
+def index_draws(counts: np.ndarray, total: int, b: int, rng: np.random.Generator) -> np.ndarray:
     """(b, m) multinomial draws of ``total`` cases over cells with these counts: case indices
     drawn uniformly, mapped to their cells, counted."""
     m = counts.size
@@ -87,7 +87,7 @@ def _draw(counts: np.ndarray, b: int, rng: np.random.Generator, smoothing: np.nd
     if total == 0:
         return np.zeros((b, counts.size), dtype=np.int64)
     if not smoothing.any() and 5 * counts.size > total:  # many cells per case: counting drawn cases is cheaper
-        return _index_draws(counts, total, b, rng)
+        return index_draws(counts, total, b, rng)
     shares = counts + smoothing
     return rng.multinomial(total, shares / shares.sum(), size=b)
 
