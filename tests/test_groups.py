@@ -407,3 +407,19 @@ def test_group_evaluations_is_a_mapping():
     assert isinstance(bg, GroupEvaluations) and len(bg) == 2 and "a" in bg and "z" not in bg
     assert bg["a"].name == "m: a" and repr(bg) == "GroupEvaluations(2 groups by group: a, b)"
     assert ev.by_group.overall.by_group is None  # the overall held inside has no groups of its own
+
+
+def test_at_another_threshold_moves_every_group():
+    rng = np.random.default_rng(6)
+    n = 120
+    y = rng.integers(0, 2, n)
+    s = np.round(rng.random(n), 2)
+    g = rng.choice(["a", "b"], n)
+    ev = clfeval.evaluate(y, y_score=s, groups=g).at(0.3)
+    assert ev.by_group.overall is ev.by_group.overall and ev.by_group.overall.threshold == 0.3
+    for key in ("a", "b"):
+        want = clfeval.evaluate(y[g == key], y_score=s[g == key], labels=[0, 1], pos_label=1, threshold=0.3)
+        assert ev.by_group[key].confusion.counts.tolist() == want.confusion.counts.tolist()
+        assert ev.by_group[key].ci("recall").high == want.ci("recall").high
+    gaps = ev.by_group.gaps("recall")
+    assert gaps.reference_value == ev.report.rows[1]["recall"]

@@ -443,13 +443,14 @@ class Evaluation:
         tp, fp, fn, tn = ranking.counts_at(thr)
         table = [[tn, fp], [fn, tp]] if pos_index == 1 else [[tp, fn], [fp, tn]]
         matrix = np.array(table, dtype=np.float64 if weighted else np.int64)
-        return Evaluation(
+        out = Evaluation(
             task="binary", labels=labels, names=names, pos_label=pos_label, name=self.name, threshold=thr,
             score_kind=score_kind, n_samples=self.n_samples, total_weight=self.total_weight,
             confusion=ConfusionMatrix.from_matrix(labels, matrix, names), rankings=rankings, micro=None,
             beta=self.beta, per_sample=None, sample_weight=self.sample_weight, notes=notes, cases=cases,
             dependent_rows=self.dependent_rows, streamed=self.streamed,
-        )
+        )  # with groups: each group at the same threshold
+        return out if self.by_group is None else replace(out, by_group=self.by_group.at(out, thr, curve))
 
     def _multilabel_at(self, thr: float) -> Evaluation:
         """Every label of a multilabel evaluation predicted where its score >= ``thr``."""

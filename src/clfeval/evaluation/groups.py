@@ -124,6 +124,19 @@ class GroupEvaluations(Mapping):
             self._cache["order"] = sorted_rows(self.keys)
         return self._cache["order"]
 
+    def at(self, overall: Any, threshold: float, curve: str | None = None) -> GroupEvaluations:
+        """Every group at another threshold (:meth:`Evaluation.at <clfeval.evaluation.Evaluation.at>`),
+        with ``overall`` (the overall evaluation at that threshold).
+
+        >>> import clfeval
+        >>> ev = clfeval.evaluate([0, 1, 1, 0], y_score=[0.2, 0.6, 0.4, 0.1], groups=["a", "a", "b", "b"])
+        >>> ev.at(0.3).by_group["b"].confusion.counts.tolist()
+        [[1, 0], [0, 1]]
+        """
+        out = GroupEvaluations(overall, self.keys, [e.at(threshold, curve=curve) for e in self._evaluations])
+        out._cache.update({k: v for k, v in self._cache.items() if k == "order"})
+        return out
+
     # -- tables ---------------------------------------------------------------------------------
     def table(self, metrics: Any = None, ci: float | None = None, *, method: str = "analytic",
               n_resamples: int = 2000, seed: Any = 0, sampling: str = "cross-sectional",
