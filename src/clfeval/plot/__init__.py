@@ -23,6 +23,7 @@ from clfeval.plot.cd_diagram import CriticalDifferenceDisplay
 from clfeval.plot.confusion import ConfusionMatrixDisplay
 from clfeval.plot.costs import CostCurveDisplay, DecisionCurveDisplay
 from clfeval.plot.det import DetCurveDisplay
+from clfeval.plot.groups import GroupMetricsDisplay
 from clfeval.plot.cross import CrossValidationCurveDisplay, FoldMetricsDisplay
 from clfeval.plot.ovr import OneVsRestDisplay
 from clfeval.plot.pr import PrecisionRecallDisplay
@@ -42,6 +43,7 @@ __all__ = [
     "ThresholdMetricsDisplay",
     "CrossValidationCurveDisplay",
     "FoldMetricsDisplay",
+    "GroupMetricsDisplay",
     "ReliabilityDisplay",
     "CostCurveDisplay",
     "DecisionCurveDisplay",

@@ -18,7 +18,8 @@ each band is one legend entry, so a click hides or shows it.
 
 This module assembles the page; its parts live beside it: :mod:`.html_model` (the models read
 from the evaluations), :mod:`.html_header`, :mod:`.html_tables`, :mod:`.html_confusion`,
-:mod:`.html_curves`, :mod:`.html_decisions` and :mod:`.html_cv` (the sections and their charts),
+:mod:`.html_curves`, :mod:`.html_decisions`, :mod:`.html_groups` (the "By group" section of an
+evaluation made with ``groups=``) and :mod:`.html_cv` (the sections and their charts),
 :mod:`.html_charts` (what the charts share), :mod:`.html_format` (escaping and numbers),
 :mod:`.html_numbers` (the figures' compact JSON) and :mod:`.html_assets` (styles and scripts).
 
@@ -46,13 +47,14 @@ from clfeval.report.html_cv import CV_LEVEL as CV_LEVEL  # importable from here 
 from clfeval.report.html_cv import cross_validation_dict, cv_datas, cv_figures, cv_section
 from clfeval.report.html_decisions import decision_figures, decision_section
 from clfeval.report.html_format import esc
+from clfeval.report.html_groups import group_figures, group_section
 from clfeval.report.html_format import script_json as _script_json  # the name tests/report/test_html.py reads
 from clfeval.report.html_header import clfeval_version, data_warnings, meta_rows, title_text
-from clfeval.report.html_model import Model, bands_dict, evaluation_list, page_models
+from clfeval.report.html_model import GROUP_LEVEL, Model, bands_dict, evaluation_list, groups_dict, page_models
 from clfeval.report.html_tables import HEADLINE as HEADLINE  # importable from here as before
 from clfeval.report.html_tables import cards, comparison_table, report_table, paired_tests_section
 
-__all__ = ["render_html", "write_html", "figures", "bands_dict", "cross_validation_dict"]
+__all__ = ["render_html", "write_html", "figures", "bands_dict", "groups_dict", "cross_validation_dict"]
 
 
 def _plotly_js() -> str:
@@ -68,12 +70,13 @@ def _plotly_js() -> str:
     return get_plotlyjs().replace("</script", "<\\/script").replace("</SCRIPT", "<\\/SCRIPT")
 
 
-def figures(evaluations: Any, *, bands: float | None = None) -> list[dict[str, Any]]:
+def figures(evaluations: Any, *, bands: float | None = None, group_level: float = GROUP_LEVEL,
+            group_metric: str | None = None) -> list[dict[str, Any]]:
     """The page's figures as plotly JSON dicts: ``{"id", "kind", "data", "layout"}`` each.
 
     ``kind`` is "heatmap", "2d" or "3d". Useful to inspect, or to validate with
-    ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``. ``bands`` as in
-    :func:`write_html`.
+    ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``. ``bands``,
+    ``group_level`` and ``group_metric`` as in :func:`write_html`.
 
     >>> import clfeval
     >>> [f["id"] for f in figures(clfeval.evaluate([0, 1, 1], [0, 1, 0]))]
@@ -81,7 +84,7 @@ def figures(evaluations: Any, *, bands: float | None = None) -> list[dict[str, A
     """
     evaluations = evaluation_list(evaluations)
     cvs = [f for c, d in enumerate(cv_datas(evaluations), start=1) for f in cv_figures(d, c)]
-    return cvs + _figures(page_models(evaluations, bands))
+    return cvs + _figures(page_models(evaluations, bands, group_level=group_level, group_metric=group_metric))
 
 
 def _figures(models: list[Model]) -> list[dict[str, Any]]:
@@ -91,6 +94,7 @@ def _figures(models: list[Model]) -> list[dict[str, Any]]:
             fig = build(models, kind)
             if fig is not None:
                 out.append(fig)
+    out += [f for m in models for f in group_figures(m)]
     out += [f for m in models for f in decision_figures(m)]
     for fig in out:
         fig["config"] = {**PLOT_CONFIG, "toImageButtonOptions": {"filename": fig["id"], "scale": 2}}
@@ -151,7 +155,10 @@ def _chunks(models: list[Model], title: str | None, plotly_js: str,
            for c, d in enumerate(cvs, start=1)]
     toc += [("summary", "Comparison")] if multi else []
     toc += [("tests", "Paired tests")] if tests else []
-    toc += [(f"model-{m.index + 1}", m.name if multi else ("Pooled" if m.pooled_from else "Results")) for m in models]
+    for m in models:
+        toc.append((f"model-{m.index + 1}", m.name if multi else ("Pooled" if m.pooled_from else "Results")))
+        if m.data.get("groups"):
+            toc.append((f"groups-{m.index + 1}", f"{m.name}: by group" if multi else "By group"))
     toc += [("curves", "ROC and PR curves")] if has_curves else []
     toc += [("threshold-views", "Threshold views (3-D)")] if has_3d else []
     meta = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in meta_rows(models))
@@ -171,6 +178,7 @@ def _chunks(models: list[Model], title: str | None, plotly_js: str,
         yield paired_tests_section(tests)
     for m in models:
         yield _model_section(m, by_id.get(f"confusion-{m.index + 1}"), multi) + "\n"
+        yield group_section(m, by_id) + "\n"
         yield decision_section(m, by_id) + "\n"
 
     if has_curves:
@@ -214,8 +222,10 @@ def _figures_json(figs: list[dict[str, Any]]) -> str:
 
 
 def render_html(evaluations: Any, title: str | None = None,
-                tests: Sequence[Mapping[str, Any]] | None = None, *, bands: float | None = None) -> str:
-    """The report page as a string (see :func:`write_html`, also for ``bands``). ``tests``: paired
+                tests: Sequence[Mapping[str, Any]] | None = None, *, bands: float | None = None,
+                group_level: float = GROUP_LEVEL, group_metric: str | None = None) -> str:
+    """The report page as a string (see :func:`write_html`, also for ``bands``, ``group_level`` and
+    ``group_metric``). ``tests``: paired
     tests to show after the comparison, each {"model_a", "model_b", "test", "result": TestResult.to_dict()}.
 
     >>> import clfeval
@@ -224,12 +234,12 @@ def render_html(evaluations: Any, title: str | None = None,
     True
     """
     evaluations = evaluation_list(evaluations)
-    models = page_models(evaluations, bands)
+    models = page_models(evaluations, bands, group_level=group_level, group_metric=group_metric)
     return "".join(_chunks(models, title, _plotly_js(), tests, cv_datas(evaluations)))
 
 
 def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None = None, *,
-               bands: float | None = None) -> Path:
+               bands: float | None = None, group_level: float = GROUP_LEVEL, group_metric: str | None = None) -> Path:
     """Write one self-contained HTML report (atomically) and return its path.
 
     ``evaluations``: one :class:`~clfeval.Evaluation` or a list of them (several models on the
@@ -241,6 +251,13 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
     resamples, seed 0) of each Evaluation's main ROC and PR curve (see :func:`bands_dict` for
     why only the main one); None (default) draws none. A dict is drawn with the bands in its
     own "bands" entry, whatever ``bands`` says (it holds no data to resample).
+
+    An Evaluation made with ``groups=`` gets a "By group" section (:mod:`.html_groups`): a forest
+    plot of ``group_metric`` per group (default: ROC AUC with scores, else balanced accuracy) with each
+    group's interval at ``group_level`` and a line at the overall value, the table of every group's
+    metrics (worst first, small groups flagged), the gaps to the overall and, for a binary task,
+    the fairness summaries. A dict shows its own "groups" entry (with intervals only if it was made
+    with ``to_dict(ci_level=...)``); ``group_metric`` then picks among its table's metrics.
 
     The page is written to a temporary file beside ``path`` and renamed into place, so ``path``
     is either the whole new page or untouched. A missing folder is a ``FileNotFoundError``, a
@@ -256,7 +273,7 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
     from clfeval.support.atomic import atomic_write
 
     evaluations = evaluation_list(evaluations)
-    models = page_models(evaluations, bands)
+    models = page_models(evaluations, bands, group_level=group_level, group_metric=group_metric)
     cvs = cv_datas(evaluations)
     plotly_js = _plotly_js()  # fail before touching the file system when plotly is missing
     target = Path(path)

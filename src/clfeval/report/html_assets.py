@@ -90,6 +90,18 @@ table.tests td.text, table.tests tr.note td { text-align: left; }
 table.tests tr.note td { color: var(--muted); font-size: 0.85em; padding-left: 2em; }
 .ci { display: block; color: var(--muted); font-size: 0.78em; font-weight: normal; white-space: nowrap; }
 table.numbers tbody tr:hover > * { background: #eef3fb; }
+table.numbers td.text { text-align: left; }
+table.numbers.groups th, table.numbers.groups td { padding: 5px 8px; }
+table.numbers.groups th[scope="row"] { white-space: nowrap; }
+table.numbers.groups thead th { white-space: normal; min-width: 4.5em; }
+table.numbers thead th.text { text-align: left; }
+table.numbers td.signif { font-weight: 700; }
+table.numbers .badge {
+  display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 8px; font-size: 0.75em;
+  font-weight: 500; background: var(--warn-bg); border: 1px solid var(--warn-line); vertical-align: 1px;
+}
+h4 { font-size: 0.98rem; margin: 16px 0 4px; }
+.chart-frame.forest { margin: 4px 0 8px; }
 ul.notes { color: var(--muted); font-size: 0.9rem; margin: 4px 0 16px; padding-left: 20px; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(440px, 1fr)); gap: 16px 24px; }
 .chart-frame {

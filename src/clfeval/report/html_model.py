@@ -18,7 +18,11 @@ from typing import Any
 from clfeval.report.html_assets import MODEL_COLORS
 from clfeval.report.html_format import as_number
 
-__all__ = ["Model", "bands_dict", "is_cross_evaluation", "evaluation_list", "page_models"]
+__all__ = ["Model", "bands_dict", "groups_dict", "GROUP_LEVEL", "is_cross_evaluation", "evaluation_list",
+           "page_models"]
+
+#: The level of the intervals of the "By group" section when the page is made from an Evaluation
+GROUP_LEVEL = 0.95
 
 
 @dataclass
@@ -97,13 +101,18 @@ class Model:
         return pos / total if total > 0 else None
 
 
-def _as_dict(evaluation: Any, bands: float | None = None) -> dict[str, Any]:
+def _as_dict(evaluation: Any, bands: float | None = None, group_level: float = GROUP_LEVEL,
+             group_metric: str | None = None) -> dict[str, Any]:
     if isinstance(evaluation, Mapping):
         data = dict(evaluation)
+        if group_metric is not None and isinstance(data.get("groups"), Mapping):
+            data["groups"] = {**data["groups"], "main_metric": group_metric}
     elif callable(getattr(evaluation, "to_dict", None)):
         data = evaluation.to_dict()
         if bands is not None and getattr(evaluation, "has_scores", False):
             data["bands"] = bands_dict(evaluation, bands)
+        if getattr(evaluation, "by_group", None) is not None:
+            data["groups"] = groups_dict(evaluation, group_level, group_metric, base=data.get("groups"))
     else:
         raise TypeError(
             f"expected an Evaluation (from clfeval.evaluate) or its to_dict(), got {type(evaluation).__name__}."
@@ -155,11 +164,58 @@ def bands_dict(evaluation: Any, level: float = 0.95, *, n_resamples: int = 2000,
     return out
 
 
-def _bands_level(bands: Any) -> float:
+def _bands_level(bands: Any, name: str = "bands") -> float:
     if isinstance(bands, bool) or not isinstance(bands, Real) or not 0.0 < float(bands) < 1.0:
-        raise ValueError(f"bands must be a confidence level strictly between 0 and 1 (e.g. 0.95) or None, "
-                         f"got {bands!r}.")
+        raise ValueError(f"{name} must be a confidence level strictly between 0 and 1 (e.g. 0.95)"
+                         f"{' or None' if name == 'bands' else ''}, got {bands!r}.")
     return float(bands)
+
+
+def groups_dict(evaluation: Any, level: float = GROUP_LEVEL, metric: str | None = None, *,
+                base: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The "By group" entry the page reads, of an Evaluation made with ``groups=``: its
+    ``by_group.to_dict()`` (``base``, if the caller has it already), whose table is replaced by one
+    with each group's intervals at ``level`` for the groups the page shows (the
+    :data:`~clfeval.plot.group_labels.MAX_SHOWN_GROUPS` worst by the section's metric; ``omitted`` counts
+    the others), with the gaps of that metric and of the table's first metric, and
+    ``"main_metric"``: the metric the section leads with (``metric``, else
+    :func:`clfeval.plot.group_labels.default_group_metric`: ROC AUC with scores, else balanced accuracy).
+
+    A dict given to the page instead (``Evaluation.to_dict()``, whose "groups" entry has intervals
+    only with ``ci_level``) is shown as it is.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5], groups=list("aabbcc"))
+    >>> d = groups_dict(ev)
+    >>> d["main_metric"], d["table"]["level"], d["table"]["metrics"][:2], sorted(d["gaps"])
+    ('roc_auc', 0.95, ['roc_auc', 'accuracy'], ['accuracy', 'roc_auc'])
+    """
+    from clfeval.evaluation.group_metrics import default_metrics
+    from clfeval.plot.group_labels import MAX_SHOWN_GROUPS, default_group_metric
+
+    level = _bands_level(level, "the groups' interval level")
+    by_group = evaluation.by_group
+    metrics = default_metrics(evaluation)
+    if metric is not None and metric not in metrics:
+        metrics.append(metric)
+    main = default_group_metric(metrics) if metric is None else metric
+    out = dict(by_group.to_dict() if base is None else base)
+    # intervals for the shown groups only: by_group.table keeps the worst by its first metric
+    ordered = [main] + [k for k in metrics if k != main]
+    out["table"] = by_group.table(ordered, level, max_groups=MAX_SHOWN_GROUPS).to_dict()
+    gaps = dict(out.get("gaps") or {})
+    for name in dict.fromkeys([main, metrics[0], *gaps]):
+        have = gaps.get(name)
+        if have is None or ("error" not in have and have.get("level") != level):
+            try:
+                gaps[name] = by_group.gaps(name, level=level).to_dict()
+            except ValueError as exc:  # a stream, a multilabel task: no gaps, and why
+                gaps[name] = {"error": str(exc)}
+    out["gaps"] = gaps
+    if isinstance(out.get("fairness"), Mapping) and out["fairness"].get("level") != level:
+        out["fairness"] = by_group.fairness(level).to_dict()
+    out["main_metric"] = main
+    return out
 
 
 #: What only a :class:`~clfeval.cross_evaluation.CrossEvaluation` has, looked up on its class (so
@@ -192,18 +248,20 @@ def evaluation_list(evaluations: Any) -> list[Any]:
     return list(evaluations)
 
 
-def page_models(evaluations: Any, bands: float | None = None) -> list[Model]:
+def page_models(evaluations: Any, bands: float | None = None, *, group_level: float = GROUP_LEVEL,
+                group_metric: str | None = None) -> list[Model]:
     """One :class:`Model` per evaluation, with names made unique and a colour each; a
-    CrossEvaluation stands for its pooled Evaluation. ``bands``: as in :func:`~clfeval.report.html.write_html`.
-    (Example: the module docstring.)"""
+    CrossEvaluation stands for its pooled Evaluation. ``bands``, ``group_level`` and
+    ``group_metric``: as in :func:`~clfeval.report.html.write_html`. (Example: the module docstring.)"""
     if bands is not None:
         bands = _bands_level(bands)
+    group_level = _bands_level(group_level, "group_level")
     items = evaluation_list(evaluations)
     if not items:
         raise ValueError("write_html needs at least one Evaluation, got none.")
     pooling = [e.pooling if is_cross_evaluation(e) else None for e in items]
     items = [e.pooled if is_cross_evaluation(e) else e for e in items]
-    datas = [_as_dict(e, bands) for e in items]
+    datas = [_as_dict(e, bands, group_level, group_metric) for e in items]
     multi = len(datas) > 1
     names: list[str] = []
     for i, d in enumerate(datas):
