@@ -186,6 +186,12 @@ def test_gap_standard_errors_are_the_delta_method(metric, weighted):
                 else:
                     s1, s2, m = (np.bincount(codes, weights=x) for x in (psi, psi * psi, np.ones(n)))
                     var = float((s2 - s1 * s1 / m).sum())
+                # what the influences miss of each group's own interval is added (boundary_variance)
+                for h in {group, reference} - {"overall"}:
+                    u = influence[h][g == h]
+                    own = ev.by_group[h].ci(metric)
+                    se_own = (own.high - own.low) / (2 * 1.959963984540054)
+                    var += max(0.0, se_own ** 2 - (u @ u - u.sum() ** 2 / u.size))
                 assert gaps.difference[j, 3] == pytest.approx(var ** 0.5, rel=2e-6)
                 want = ev.by_group[group].report
                 assert gaps.difference[j, 0] == pytest.approx(gaps.values[j] - gaps.reference_value, abs=0)
@@ -350,6 +356,23 @@ def test_bad_group_arguments():
         ev.by_group.gaps("accuracy", reference="z")
     with pytest.raises(ValueError, match="sampling must be one of"):
         ev.by_group.gaps("accuracy", sampling="stratified")
+
+
+def test_a_group_at_the_edge_is_not_known_exactly():
+    """Recall 9/9 in a small group: every case's influence is 0, and the Wald gap would call it
+    certain (p = 0.01 against an overall of 0.94); the group's own Wilson interval (0.70, 1) widens it."""
+    y = np.array([1] * 9 + [0] * 41 + [1] * 60 + [0] * 40)
+    p = y.copy()
+    p[50:56] = 0  # 6 of the 60 positives of group b missed
+    g = np.array(["a"] * 50 + ["b"] * 100)
+    bg = clfeval.evaluate(y, p, groups=g).by_group
+    gap = bg.gaps("recall")
+    own = bg["a"].ci("recall")
+    assert (own.low, own.high) == pytest.approx((0.7008, 1.0), abs=1e-4)  # Wilson 9/9
+    se_own = (own.high - own.low) / (2 * 1.959963984540054)
+    assert gap.difference[0, 0] == pytest.approx(1 - 63 / 69, rel=1e-14)
+    assert gap.difference[0, 3] >= se_own * 0.99 and gap.pvalue[0] > 0.2
+    assert gap.difference[0, 1] < 0 < gap.difference[0, 2]
 
 
 def test_one_group_and_one_class_groups():

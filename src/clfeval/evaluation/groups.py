@@ -51,6 +51,7 @@ from clfeval.results.group_results import (
 )
 from clfeval.uncertainty.group_gaps import (
     GROUP_SAMPLING,
+    boundary_variance,
     gap_estimate,
     resampled_group_tables,
 )
@@ -240,8 +241,9 @@ class GroupEvaluations(Mapping):
         """Each group's ``metric`` against ``reference``: "overall" (the evaluation of all rows, which
         contains the group), a group (its key or name) or "best" (the group with the best value; the
         intervals do not account for having picked it). Difference and ratio with intervals by the
-        delta method on each case's influence, which accounts for a group being part of the overall
-        (:mod:`clfeval.uncertainty.group_gaps`); ``sampling``: "cross-sectional" (cases drawn whatever
+        delta method on each case's influence, which accounts for a group being part of the overall,
+        widened where a group's own interval is wider than its influences say (at the edge of the
+        range: :func:`clfeval.uncertainty.group_gaps.boundary_variance`); ``sampling``: "cross-sectional" (cases drawn whatever
         their group: the default) or "by-group" (so many cases per group, by design). p-values test
         no difference; ``pvalue_holm`` adjusts them over the groups compared.
 
@@ -285,6 +287,18 @@ class GroupEvaluations(Mapping):
             v_ref = m.influences(evs[ref_index])
             v_sums = np.zeros((G, 2))
             v_sums[ref_index] = v_ref.sum(), float(np.dot(v_ref, v_ref))
+        def own_missed(j: int, u: np.ndarray) -> float:
+            """What the delta method misses of group j's own spread at the edge of the range."""
+            if not np.isfinite(values[j]):
+                return 0.0
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return boundary_variance(u, m.interval(evs[j], level))
+            except ValueError:
+                return 0.0
+
+        ref_missed = 0.0 if ref_index is None else own_missed(ref_index, v_ref)
         diff = np.full((G, 4), np.nan)
         ratio = np.full((G, 4), np.nan)
         pvalue = np.full(G, np.nan)
@@ -293,8 +307,12 @@ class GroupEvaluations(Mapping):
                 continue
             u = m.influences(evs[g])
             inside = v_all[starts[g]:starts[g + 1]] if ref_index is None else np.zeros_like(u)
+            missed = own_missed(g, u) + (0.0 if ref_index is None else ref_missed)
+            extra = (missed, own_missed(g, u) / values[g] ** 2 + (0.0 if ref_index is None else
+                                                                    ref_missed / ref_value ** 2)
+                     if values[g] > 0 and ref_value > 0 else 0.0)
             est = gap_estimate(values[g], ref_value, u, inside, v_sums, g, sizes, level=level,
-                               sampling=sampling, bounds=m.bounds)
+                               sampling=sampling, bounds=m.bounds, extra=extra)
             d, r = est.difference, est.ratio
             diff[g] = d.estimate, d.low, d.high, d.standard_error
             ratio[g] = r.estimate, r.low, r.high, r.standard_error

@@ -90,12 +90,13 @@ class GapEstimate:
 
 def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.ndarray, reference_sums: np.ndarray,
                  group: int, sizes: np.ndarray, *, level: float = 0.95, sampling: str = "cross-sectional",
-                 bounds: tuple[float, float] = (0.0, 1.0)) -> GapEstimate:
+                 bounds: tuple[float, float] = (0.0, 1.0), extra: tuple[float, float] = (0.0, 0.0)) -> GapEstimate:
     """The difference ``value - reference`` and the ratio ``value / reference`` with intervals and
     the p-value of no difference (see the module): ``u`` the influence of the group's cases on
     ``value``, ``v_inside`` their influence on ``reference`` (zeros for a reference group, whose
     cases are others), ``reference_sums`` the (G, 2) sums of the reference's influence and its
-    square over each group's cases; ``bounds``: the measure's range.
+    square over each group's cases; ``bounds``: the measure's range; ``extra``: variance added to the
+    difference's and to the log ratio's (:func:`boundary_variance`).
 
     >>> sums = np.array([[0.0, 0.0], [0.0, 0.005]])
     >>> g = gap_estimate(0.6, 0.5, np.array([0.1, -0.1]), np.array([0.05, -0.05]), sums, 0, np.array([2, 2]))
@@ -109,7 +110,7 @@ def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.nda
     span = bounds[1] - bounds[0]
     name = "delta method (case influence, Wald)"
     if np.isfinite(diff):
-        se = gap_variance(u - v_inside, reference_sums, group, sizes, sampling) ** 0.5
+        se = (gap_variance(u - v_inside, reference_sums, group, sizes, sampling) + extra[0]) ** 0.5
         low, high = max(-span, diff - z * se), min(span, diff + z * se)
         if se > 0:
             from scipy.stats import norm
@@ -124,7 +125,7 @@ def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.nda
     log_name = "delta method (case influence, log scale)"
     if np.isfinite(diff) and value > 0 and reference > 0:
         scaled = reference_sums / np.array([reference, reference * reference])
-        lse = gap_variance(u / value - v_inside / reference, scaled, group, sizes, sampling) ** 0.5
+        lse = (gap_variance(u / value - v_inside / reference, scaled, group, sizes, sampling) + extra[1]) ** 0.5
         lr = float(np.log(value / reference))
         r = ConfidenceInterval(float(np.exp(lr - z * lse)), float(np.exp(lr + z * lse)), level, log_name,
                                value / reference, lse)
@@ -132,6 +133,28 @@ def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.nda
         est = value / reference if np.isfinite(diff) and reference != 0 else nan
         r = ConfidenceInterval(nan, nan, level, log_name, est, nan)
     return GapEstimate(d, r, p)
+
+
+def boundary_variance(u: np.ndarray, own: ConfidenceInterval) -> float:
+    """The variance a group's influences ``u`` miss next to its own interval ``own``:
+    max(0, se_own^2 - Var(u)), se_own = (high - low) / (2 z).
+
+    At the edge of a measure's range (a recall of 9/9, an AUC of 1) every case's influence is 0, so
+    the delta method says a group is known exactly; the group's own interval (Wilson, score or logit
+    intervals, built for the edges) says how far it may be. Adding what the influences miss keeps
+    the gap's interval at least as wide as that; inside the range, where the two agree, it adds
+    little or nothing.
+
+    >>> own = ConfidenceInterval(0.6637, 1.0, 0.95, "Wilson score", 1.0)
+    >>> round(boundary_variance(np.zeros(9), own), 6)
+    0.00736
+    """
+    if own.low is None or own.high is None or not (np.isfinite(own.low) and np.isfinite(own.high)):
+        return 0.0
+    u = np.asarray(u, dtype=np.float64)
+    var = float(max(np.dot(u, u) - u.sum() ** 2 / max(u.size, 1), 0.0))
+    se = (own.high - own.low) / (2 * z_quantile(own.level))
+    return max(0.0, se * se - var)
 
 
 def resampled_group_tables(tables: np.ndarray, n_resamples: int, seed: Any, sampling: str = "cross-sectional"
