@@ -205,20 +205,21 @@ class GroupEvaluations(Mapping):
         return out
 
     def _supports(self, keep: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray]:
-        """Cases of each true class per group, and the small-group flag (rows of positive weight)."""
+        """Cases of each true class per group, and the small-group flag: the rows of positive weight
+        (each group's confusion counts' row sums without weights)."""
         ov = self.overall
         names = [str(n) for n in ov.names]
         if ov.task == "multilabel" or ov.confusion.pairs is not None:
-            sup = {"n": self.keys.sizes[keep]}
-            return sup, self.keys.sizes[keep] < SMALL_CLASS_CASES
+            return {"n": self.keys.sizes[keep]}, self.keys.sizes[keep] < SMALL_CLASS_CASES
         k = len(names)
-        if ov.cases is not None:
-            counted = np.ones(ov.n_samples, bool) if ov.sample_weight is None else ov.sample_weight > 0
-            table = np.bincount(self.keys.codes[counted] * k + ov.cases.true[counted],
-                                minlength=len(self) * k).reshape(len(self), k)
-        else:  # a stream: unweighted counts
-            table = np.array([np.asarray(e.confusion.counts).sum(axis=1) for e in self._evaluations]).astype(np.int64)
-        table = table[keep]
+        rows = []
+        for g in keep:
+            e = self._evaluations[g]
+            if e.sample_weight is None or e.cases is None:  # counts; a weighted stream: its weight sums
+                rows.append(np.asarray(e.confusion.counts).sum(axis=1))
+            else:
+                rows.append(np.bincount(e.cases.true[e.sample_weight > 0], minlength=k))
+        table = np.array(rows).reshape(len(rows), k)
         return {n: table[:, c] for c, n in enumerate(names)}, table.min(axis=1) < SMALL_CLASS_CASES
 
     def worst(self, metric: str) -> GroupValue:

@@ -127,11 +127,33 @@ def _columns_of(groups: Any) -> list[tuple[str, Any]]:
     return cols
 
 
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sorted distinct values, index of each value among them): counted for integers of a small
+    span, hashed (pandas' factorize) for other kinds when pandas is there, else sorted."""
+    if values.dtype.kind in "iub" and values.size:
+        lo, hi = int(values.min()), int(values.max())
+        if hi - lo <= max(1 << 20, values.size):
+            shifted = values.astype(np.int64) - lo
+            present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))
+            lookup = np.zeros(hi - lo + 1, dtype=np.int64)
+            lookup[present] = np.arange(present.size)
+            return (present + lo).astype(values.dtype), lookup[shifted]
+    if values.dtype.kind in "OUSf" and values.size > 10_000:
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - pandas comes with the test extra
+            pd = None
+        if pd is not None:
+            codes, uniq = pd.factorize(values, sort=True)
+            return np.asarray(uniq), codes.astype(np.int64)
+    return np.unique(values, return_inverse=True)
+
+
 def _codes_of(values: np.ndarray, missing: np.ndarray, name: str) -> tuple[np.ndarray, list[Any]]:
     """(codes (n,), sorted distinct values): missing rows get the code len(values) (sorted last)."""
     present = values[~missing] if missing.any() else values
     try:
-        uniq, inv = np.unique(present, return_inverse=True)
+        uniq, inv = _unique_inverse(present)
     except TypeError:  # values that do not order among themselves (mixed types): by their text
         text = np.array([repr(v) if not isinstance(v, str) else v for v in present], dtype=object)
         _, first, inv = np.unique(text, return_index=True, return_inverse=True)
