@@ -163,8 +163,19 @@ def _report(args: argparse.Namespace) -> int:
         check_prevalence(options, ev.names)
     if options.rule is None and options.threshold is not None:
         check_probability_threshold(ev.score_kind, options.threshold, f"--threshold {options.threshold_text}")
+    groups = read.groups
     if options.rule is not None:
         ev = apply_rule(ev, options, notices)
+        if groups is not None:  # every group at the rule's threshold
+            groups = groups.at(ev, ev.threshold)
+    metric = None
+    if groups is not None:
+        from clfeval.cli.groups import many_groups_notice, sort_metric
+
+        metric = sort_metric(ev, options.by_metric, options.argv)
+        notice = many_groups_notice(groups.keys, metric)
+        if notice is not None:
+            notices.append(notice)
     add_notes(ev, [flipped_scores_note(ev) or ""])
     # scores outside [0, 1]: how they were read (clfeval.inputs.score_kind) and which threshold applies
     given = None if options.threshold_text is None else f"--threshold {options.threshold_text}"
@@ -175,14 +186,20 @@ def _report(args: argparse.Namespace) -> int:
         notices.insert(0, read.unused_note)
     if read.detected:
         notices.insert(0, f"detected columns: {'; '.join(read.detected)}")
-    intervals = None
-    with Progress(1 + (options.ci is not None), force=options.progress) as bar:
+    intervals = by_group = None
+    with Progress(1 + (options.ci is not None) + (groups is not None), force=options.progress) as bar:
         with bar.step("operating points, costs and calibration"):
             thresholds = ev.thresholds_dict(costs=options.costs, prevalence=options.prevalence)
         if options.ci is not None:
             with bar.step(f"{options.ci} confidence intervals"):
                 intervals = ev.intervals(options.level, method=options.ci, sampling=options.ci_sampling)
-    show_report(ev, thresholds, intervals, options, outputs, notices, read.columns_used)
+        if groups is not None and metric is not None:
+            from clfeval.cli.groups import group_results
+
+            with bar.step(f"{len(groups):,} groups: table, gaps{' and fairness' if ev.task == 'binary' else ''}"):
+                by_group = group_results(groups, metric, level=options.level, ci=options.ci,
+                                         sampling=options.ci_sampling, all_gaps=bool(outputs.plan.files))
+    show_report(ev, thresholds, intervals, options, outputs, notices, read.columns_used, by_group)
     return 0
 
 

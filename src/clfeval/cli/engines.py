@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clfeval.cli.groups import checked_group_keys
 from clfeval.cli.messages import Where, data_error, first_text, in_cli_words
-from clfeval.cli.options import UsageError
+from clfeval.cli.options import UsageError, typed
 from clfeval.cli.parser import IN_MEMORY_FACTOR, human_size
 from clfeval.cli.report_options import ReportOptions, evaluate_options
 from clfeval.exceptions import ValuesError
@@ -43,7 +44,8 @@ __all__ = ["Evaluated", "read_batches", "why_stream", "evaluate_in_memory", "str
 class Evaluated:
     """An engine's evaluation, and what it read: the detected columns, the scores' range and columns
     (for the note on scores outside [0, 1]), the JSON entry "columns" and the note on the columns
-    not read."""
+    not read. With ``--by``: ``groups``, each group's evaluation (a GroupEvaluations whose
+    ``overall`` is ``evaluation``)."""
 
     evaluation: Evaluation
     detected: list[str]
@@ -51,17 +53,36 @@ class Evaluated:
     score_columns: list[str] | None = None
     columns_used: dict[str, Any] | None = None
     unused_note: str | None = None
+    groups: Any = None
 
     @classmethod
     def of_batches(cls, ev: Evaluation, batches: PredictionBatches) -> Evaluated:
-        return cls(ev, batches.detected, batches.score_range, batches.score_columns, batches.columns_used,
-                   batches.unused_note)
+        """What ``batches`` read for ``ev``; an evaluation with groups gives its overall and its groups."""
+        if ev.by_group is None:
+            return cls(ev, batches.detected, batches.score_range, batches.score_columns, batches.columns_used,
+                       batches.unused_note)
+        return cls(ev.by_group.overall, batches.detected, batches.score_range, batches.score_columns,
+                   batches.columns_used, batches.unused_note, ev.by_group)
 
 
 def read_batches(options: ReportOptions) -> PredictionBatches:
     """The file's batches, its columns found and checked (nothing read yet)."""
     return iter_prediction_batches(options.file, **options.columns, batch_rows=options.batch_rows,
-                                   progress=options.progress, labels=options.labels)
+                                   progress=options.progress, labels=options.labels, groups=options.by)
+
+
+def _check_cluster_groups(options: ReportOptions, columns: dict[str, Any]) -> None:
+    """--by with --scheduler: a group column that the Dask reader would also take for the weights
+    (it detects an unnamed weight column by its name) is a usage error."""
+    from clfeval.inputs.tabular import WEIGHT_NAMES
+
+    if columns.get("sample_weight") is not None:
+        return
+    taken = [c for c in options.by or () if c.lower() in WEIGHT_NAMES]
+    if taken:
+        by = typed(options.argv, "--by", ",".join(options.by or ()))
+        raise UsageError(f"--by {by} with --scheduler: the Dask engine would also read column {taken[0]!r} as the "
+                         "sample weights (by its name); rename the column, or leave out --scheduler")
 
 
 def why_stream(batches: PredictionBatches, options: ReportOptions) -> str | None:
@@ -85,26 +106,34 @@ def why_stream(batches: PredictionBatches, options: ReportOptions) -> str | None
 def evaluate_in_memory(batches: PredictionBatches, options: ReportOptions, notices: list[str]) -> Evaluated:
     """Read the whole file, then ``evaluate`` it."""
     data = batches.read_all()  # with its own bar for a large file
-    with Progress(1, force=options.progress) as bar, bar.step("evaluating"):
-        ev = _evaluate_file(data, options, notices, columns_of(batches))
-        ev.report  # noqa: B018 - computed inside the bar's step
-    return Evaluated.of_batches(ev, batches)
+    groups = None
+    if options.by:  # the groups' keys first: a missing value is an error before any evaluation
+        groups = {c: data.groups[c] for c in options.by} if data.groups is not None else None
+        checked_group_keys(groups or {}, options.by_missing, where(data, columns_of(batches), options))
+    step = "evaluating" if groups is None else f"evaluating every group by {', '.join(options.by or [])}"
+    with Progress(1, force=options.progress) as bar, bar.step(step):
+        read = Evaluated.of_batches(_evaluate_file(data, options, notices, columns_of(batches), groups), batches)
+        read.evaluation.report  # noqa: B018 - computed inside the bar's step
+    return read
 
 
-def _evaluate_file(data: Predictions, options: ReportOptions, notices: list[str], columns: dict[str, Any]
-                   ) -> Evaluation:
+def _evaluate_file(data: Predictions, options: ReportOptions, notices: list[str], columns: dict[str, Any],
+                   groups: dict[str, np.ndarray] | None = None) -> Evaluation:
+    """The evaluation of ``data`` (with its groups: ``by_group``)."""
     from clfeval.evaluation import evaluate
 
     checked, use_pred = evaluate_options(options, data, notices, stem_of(data.path))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values are listed in the report's notes
         try:
-            return evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
-                            sample_weight=data.sample_weight, options=checked)
+            ev = evaluate(data.y_true, data.y_pred if use_pred else None, data.y_score,
+                          sample_weight=data.sample_weight, options=checked, groups=groups,
+                          group_missing=options.by_missing)
         except ValuesError as exc:
             raise data_error(exc, where(data, columns, options)) or in_words(exc, data.path, columns) from None
         except ValueError as exc:
             raise in_words(exc, data.path, columns) from None
+    return ev
 
 
 def columns_of(batches: PredictionBatches) -> dict[str, Any]:
@@ -118,7 +147,7 @@ def where(data: Predictions, columns: dict[str, Any] | None, options: ReportOpti
     """Where ``data``'s arrays lie (for the rows and columns of a data error's message)."""
     return Where(data.path, columns or {"y_score": data.score_columns}, first_row=data.first_row,
                  folder_row=data.folder_row, partial=partial, argv=options.argv, options=options.message_options,
-                 arrays={"y_true": data.y_true, "y_pred": data.y_pred})
+                 arrays={"y_true": data.y_true, "y_pred": data.y_pred}, groups=tuple(options.by or ()))
 
 
 def in_words(exc: ValueError, path: Any, columns: dict[str, Any] | None) -> InputFileError:
@@ -164,13 +193,15 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
             raise batches.empty_error()
         checked, use_pred = evaluate_options(options, first, notices, stem_of(batches.path))
         try:
-            stream, count = _stream(itertools.chain([first], rows), checked, settings, use_pred)
+            stream, count = _stream(itertools.chain([first], rows), checked, settings, use_pred, options)
             failure = None
         except _BatchError as exc:
             failure = exc
     if failure is not None:
         if isinstance(failure.error, ValuesError) and failure.error.kind == "mixed-types":
             raise _text_row_error(batches, failure, options) from None
+        if isinstance(failure.error, ValuesError) and failure.error.argument in (options.by or ()):
+            raise failure.input_error(columns_of(batches), options) from None  # a missing group value
         # the first batches did not show every class (or the scores' kind): learn them from
         # every row, then stream again with them fixed
         fixed = _options_from_all_rows(batches, checked, use_pred) if first.y_score is not None else None
@@ -178,7 +209,7 @@ def stream_file(batches: PredictionBatches, options: ReportOptions, notices: lis
             raise failure.input_error(columns_of(batches), options) from None
         with contextlib.closing(iter(batches)) as rows:
             try:
-                stream, count = _stream(rows, fixed, settings, use_pred)
+                stream, count = _stream(rows, fixed, settings, use_pred, options)
             except _BatchError as exc:
                 raise exc.input_error(columns_of(batches), options) from None
         notices.append("the first rows did not show every class or the kind of scores: read the file once to "
@@ -212,17 +243,21 @@ def _text_row_error(batches: PredictionBatches, failure: _BatchError, options: R
     return failure.input_error(columns_of(batches), options)
 
 
-def _stream(batches: Any, checked: EvaluateOptions, settings: StreamSettings, use_pred: bool) -> tuple[Any, int]:
-    """A StreamingEvaluation of every batch, and how many batches there were."""
+def _stream(batches: Any, checked: EvaluateOptions, settings: StreamSettings, use_pred: bool,
+            options: ReportOptions) -> tuple[Any, int]:
+    """A StreamingEvaluation of every batch (with --by, one state per group too), and how many
+    batches there were."""
     from clfeval.streaming import StreamingEvaluation
 
-    stream = StreamingEvaluation(options=checked, settings=settings)
+    by = list(options.by) if options.by else None
+    stream = StreamingEvaluation(options=checked, settings=settings, groups=by, group_missing=options.by_missing)
     count = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined values: the report's notes; binning: a notice
         for batch in batches:
             try:
-                stream.update(batch.y_true, batch.y_pred if use_pred else None, batch.y_score, batch.sample_weight)
+                stream.update(batch.y_true, batch.y_pred if use_pred else None, batch.y_score, batch.sample_weight,
+                              **({"groups": batch.groups} if by else {}))
             except ValueError as exc:
                 raise _BatchError(batch, exc) from None
             count += 1
@@ -294,7 +329,7 @@ def evaluate_on_cluster(options: ReportOptions, notices: list[str]) -> Evaluated
     name = stem_of(options.file)
     if Path(options.file).exists():
         batches = iter_prediction_batches(options.file, **columns, batch_rows=10_000, progress=False,
-                                          labels=options.labels)
+                                          labels=options.labels, groups=options.by)
         with contextlib.closing(iter(batches)) as rows:
             first = next(rows, None)
         if first is None:
@@ -307,6 +342,9 @@ def evaluate_on_cluster(options: ReportOptions, notices: list[str]) -> Evaluated
         checked = options.untyped(name)
     # through clfeval.dask's keyword API: the options set here, as they were checked once
     given = {**{k: v for k, v in columns.items() if v is not None}, **checked.given(), **options.stream_settings.given()}
+    if options.by:  # the group columns, read on the workers (evaluate's groups=, by column name)
+        _check_cluster_groups(options, columns)
+        given.update(groups=list(options.by), group_missing=options.by_missing)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
@@ -319,7 +357,8 @@ def evaluate_on_cluster(options: ReportOptions, notices: list[str]) -> Evaluated
                 several = getattr(exc, "n_files", 1) > 1
                 place = Where(options.file, columns, first_row=None if several else shift,
                               folder_row=shift if several else None, argv=options.argv,
-                              options=options.message_options)
+                              options=options.message_options, groups=tuple(options.by or ()),
+                              partial=bool(options.by))  # a group's count: of one partition
                 better = data_error(located, place)
                 if better is not None:
                     raise better from None
@@ -328,5 +367,6 @@ def evaluate_on_cluster(options: ReportOptions, notices: list[str]) -> Evaluated
     if not hasattr(ev, "report") and hasattr(ev, "result"):  # a StreamingEvaluation
         ev = ev.result()
     notices.append(f"evaluated {options.file} with Dask (scheduler {options.scheduler})")
+    groups, ev = ev.by_group, ev if ev.by_group is None else ev.by_group.overall
     return Evaluated(ev, detected, score_columns=options.y_score.split(",") if options.y_score else None,
-                     columns_used=used[0], unused_note=used[1])
+                     columns_used=used[0], unused_note=used[1], groups=groups)

@@ -51,6 +51,7 @@ class Where:
     argv: Sequence[str] | None = None
     options: dict[str, Any] = field(default_factory=dict)  # the options' texts: {"--labels": "0,1", ...}
     arrays: dict[str, Any] = field(default_factory=dict)  # the arrays themselves, to find a bad value's row
+    groups: Sequence[str] = ()  # the group columns of --by (a library error names them as its argument)
 
     def row(self, position: int) -> str:
         if self.first_row is None:  # only the directory's row is known
@@ -138,6 +139,12 @@ def data_error(exc: ValuesError, where: Where) -> InputFileError | UsageError | 
                               f"(--y-score COL1,COL2,...), not the one column {col!r}")
         return InputFileError(f"{where.path}: column {truth!r} holds {exc.count} classes ({classes}), so give one "
                               f"score column per class (--y-score COL1,COL2,...), not the one column {col!r}")
+    if exc.kind == "missing" and exc.argument in where.groups and exc.position is not None:
+        count = exc.count or 1  # of one batch's rows when the file is streamed (partial)
+        values = "a missing value" if count == 1 else f"{'at least ' if where.partial else ''}{count:,} missing values"
+        return InputFileError(f"{where.path}: --by column {exc.argument!r} has {values} (empty, NaN or null), "
+                              f"the first at {where.row(exc.position)}; give --by-missing keep to make them a group "
+                              "of their own ('(missing)'), or fill or drop those rows")
     col = where.column(exc.argument, exc.column)
     if col is None or exc.position is None:
         return None

@@ -81,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
                           "cases drawn whatever their class, so the prevalence varies) or stratified (so many "
                           "cases of each class, by design)")
     rep.add_argument("--level", type=float, default=0.95, help="confidence level of --ci (default 0.95)")
+    _add_groups(rep, "report")
     _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
     progress = rep.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -107,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--level", type=float, default=0.95, help="confidence level (default 0.95)")
     cmp.add_argument("--n-resamples", type=int, default=2000, metavar="B", help="bootstrap replicates (default 2000)")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    _add_groups(cmp, "compare")
     _add_outputs(cmp, html_help="write the HTML report of all models")
     bars = cmp.add_mutually_exclusive_group()
     bars.add_argument("--progress", dest="progress", action="store_true", default=None,
@@ -207,6 +209,29 @@ def human_size(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n:.1f} TiB"
+
+
+def _add_groups(p: argparse.ArgumentParser, command: str) -> None:
+    """--by, --by-missing (and for report, --by-metric)."""
+    if command == "report":
+        what = ("Evaluate each group of rows too: the group table (sorted worst first), each group's gap to the "
+                "overall with its interval and Holm-adjusted p-value, and for a binary task the fairness summaries "
+                "(demographic parity, equalized odds, equal opportunity); every group in the JSON ('groups'). "
+                "A streamed file (or --scheduler) gives each group's numbers and the fairness summaries, not the gaps "
+                "(their intervals need each row).")
+    else:
+        what = ("Compare the models within each group of rows too: McNemar's test (and DeLong's with scores) on "
+                "each group's rows, the p-values Holm-adjusted over the groups.")
+    grp = p.add_argument_group("groups", what)
+    grp.add_argument("--by", metavar="COL[,COL...]",
+                     help="group column(s); several: each combination of their values present is a group")
+    grp.add_argument("--by-missing", choices=("error", "keep"), default=None,
+                     help="a missing group value: an error (default), or keep: a group of its own, '(missing)'")
+    if command == "report":
+        grp.add_argument("--by-metric", metavar="METRIC",
+                         help="the metric that sorts the group tables, worst first, and whose gaps are shown "
+                              "(default: roc_auc with scores, else balanced_accuracy; any metric of the group "
+                              "table: accuracy, recall, fallout, selection_rate, f1.macro, recall.<class>, ...)")
 
 
 def _add_outputs(p: argparse.ArgumentParser, html_help: str) -> None:

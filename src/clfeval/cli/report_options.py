@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clfeval.cli.groups import check_by_options
 from clfeval.cli.options import UsageError, check_labels, check_prevalence_size, read_costs, threshold_rule
 from clfeval.inputs.column_roles import labels_from_columns
 from clfeval.inputs.evaluate_options import EvaluateOptions, StreamSettings
@@ -69,6 +70,10 @@ class ReportOptions:
     scheduler: str | None
     html: str | None
     argv: list[str] | None
+    #: the group columns of --by (None: no groups), --by-missing ("error" or "keep") and --by-metric as typed
+    by: list[str] | None = None
+    by_missing: str = "error"
+    by_metric: str | None = None
 
     @property
     def columns(self) -> dict[str, Any]:
@@ -110,6 +115,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
     threshold = None if args.threshold is None or rule is not None else float(args.threshold)
+    by = check_by_options(args)
     return ReportOptions(
         file=args.file, y_true=args.y_true, y_pred=args.y_pred, y_score=args.y_score,
         sample_weight=args.sample_weight, labels=args.labels, pos_label=args.pos_label,
@@ -117,7 +123,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         prevalence=prevalence, prevalence_text=args.prevalence, ci=args.ci, ci_sampling=args.ci_sampling,
         level=args.level, progress=args.progress, stream=args.stream, memory_budget=args.memory_budget,
         batch_rows=args.batch_rows, exact=args.exact, bins=args.bins, scheduler=args.scheduler, html=args.html,
-        argv=getattr(args, "argv", None))
+        argv=getattr(args, "argv", None), by=by, by_missing=getattr(args, "by_missing", None) or "error",
+        by_metric=getattr(args, "by_metric", None))
 
 
 def evaluate_options(options: ReportOptions, data: Predictions, notices: list[str], default_name: str

@@ -21,6 +21,7 @@ from clfeval.support.staged_outputs import OutputConflict, OutputPlan
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from clfeval.cli.groups import GroupResults
     from clfeval.cli.report_options import ReportOptions
     from clfeval.evaluation import Evaluation
 
@@ -38,8 +39,10 @@ def console_for(stderr: bool = False) -> Console:
 
 
 def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, options: ReportOptions,
-                outputs: Outputs, notices: list[str], columns_used: dict[str, Any] | None) -> None:
-    """``report``'s notices (standard error), its terminal view, then its files."""
+                outputs: Outputs, notices: list[str], columns_used: dict[str, Any] | None,
+                by_group: GroupResults | None = None) -> None:
+    """``report``'s notices (standard error), its terminal view (with ``--by``, the groups last), then
+    its files (the JSON entry "groups")."""
     for notice in notices:
         print(f"{PROG}: {notice}", file=sys.stderr)
     console = console_for(outputs.to_stdout)
@@ -55,16 +58,41 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
         from clfeval.evaluation import intervals_to_plain
 
         extra = {"intervals": intervals_to_plain(intervals)}
+    if by_group is not None:
+        from clfeval.cli.groups import GROUP_ROWS, groups_json
+        from clfeval.report.group_text import print_groups
+
+        console.print()
+        print_groups(ev, by_group.table, by_group.metric, by_group.shown, console, gaps=by_group.gap(),
+                     fairness=by_group.fairness, notes=by_group.notes, limit=GROUP_ROWS,
+                     more=_where_all_groups(outputs))
+        extra = {**(extra or {}), "groups": groups_json(by_group)}
     extra = {**thresholds, **(extra or {}), **({"columns": columns_used} if columns_used else {})}
     html_items = None
-    if options.ci is not None or options.costs is not None or columns_used:
+    if options.ci is not None or options.costs is not None or columns_used or by_group is not None:
         item = {**ev.to_dict(), **extra}
         if options.html is not None and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
             from clfeval.report.html import bands_dict
 
             item["bands"] = bands_dict(ev, options.level)
+        if options.html is not None and by_group is not None and by_group.table.level is None:
+            # the page's forest plot wants each shown group's interval, which the terminal left to --ci
+            from dataclasses import replace
+
+            from clfeval.report.html_model import groups_dict
+
+            item["groups"] = groups_dict(replace(ev, by_group=by_group.groups), options.level, by_group.metric,
+                                         base=item["groups"])
         html_items = [item]
     outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
+
+
+def _where_all_groups(outputs: Outputs) -> str:
+    """Where the groups left out of the terminal's tables are (the JSON, or the option that writes it)."""
+    for out in outputs.plan.files:
+        if out.option == "--json":
+            return "the JSON" if out.path is None else f"the JSON ({out.shown})"
+    return "the JSON (--json PATH)"
 
 
 class Outputs:

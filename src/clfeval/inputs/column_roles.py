@@ -12,6 +12,8 @@ every reader of files follows (:mod:`clfeval.inputs.tabular` in memory and strea
   between: :class:`ColumnChoiceError` lists them and says which option to pass.
 - When the prediction or the score column is named, no other prediction or score column is read
   or guessed; the columns left unused are listed (:meth:`ColumnChoice.unused`).
+- Group columns (``groups``, ``--by`` on the command line) are read as groups only: they take no
+  other role, are never detected as a model's column, and are not listed as unused.
 
 >>> c = ColumnChoice("p.csv", ["y", "proba_b", "proba_a"], "y", None, None, None, explicit=False,
 ...                  free=["proba_b", "proba_a"])
@@ -93,6 +95,7 @@ class ColumnChoice:
     pending: list[str] = field(default_factory=list)  # suffixed score columns, waiting for the classes
     pred_like: list[str] = field(default_factory=list)
     order_note: str | None = None  # named --y-score columns read in label order although they name no class
+    groups: list[str] = field(default_factory=list)  # group columns (--by): read as groups, no other role
 
     def __post_init__(self) -> None:
         if self.explicit:
@@ -180,7 +183,7 @@ class ColumnChoice:
 
     def unused(self) -> list[str]:
         """The file's columns that are not read."""
-        read = {self.y_true, self.y_pred, self.sample_weight, *(self.y_score or [])}
+        read = {self.y_true, self.y_pred, self.sample_weight, *(self.y_score or []), *self.groups}
         return [c for c in self.columns if c not in read]
 
     def unused_note(self) -> str | None:
@@ -194,9 +197,13 @@ class ColumnChoice:
         return "; ".join(notes) or None
 
     def used(self) -> dict[str, Any]:
-        """The JSON entry ``"columns"``: which column was read for what."""
-        return {"y_true": self.y_true, "y_pred": self.y_pred, "y_score": list(self.y_score or []),
-                "sample_weight": self.sample_weight, "unused": self.unused()}
+        """The JSON entry ``"columns"``: which column was read for what (``"groups"``: the group
+        columns, when there are any)."""
+        used = {"y_true": self.y_true, "y_pred": self.y_pred, "y_score": list(self.y_score or []),
+                "sample_weight": self.sample_weight}
+        if self.groups:
+            used["groups"] = list(self.groups)
+        return {**used, "unused": self.unused()}
 
 
 def _kind_of(values: list[Any]) -> str:
@@ -352,7 +359,7 @@ def columns_html(columns: Any) -> str:
     if not isinstance(columns, dict):
         return ""
     parts = []
-    for role in ("y_true", "y_pred", "y_score", "sample_weight"):
+    for role in ("y_true", "y_pred", "y_score", "sample_weight", "groups"):
         value = columns.get(role)
         if value:
             parts.append(f"{role} = {_listing(value) if isinstance(value, list) else value}")

@@ -44,12 +44,12 @@ from clfeval.inputs.tabular.detection import (
 )
 from clfeval.inputs.tabular.files import FOLDER_FORMATS, FORMATS, column_names, folder_files, format_of
 from clfeval.inputs.tabular.messages import InputFileError, csv_row_error, one_line
-from clfeval.inputs.tabular.models import ModelColumns, detect_true_column, read_models
+from clfeval.inputs.tabular.models import ModelColumns, detect_true_column, read_group_columns, read_models
 from clfeval.inputs.tabular.progress_bar import PROGRESS_MIN_BYTES
 from clfeval.inputs.tabular.reading import iter_prediction_batches, read_predictions
 
 __all__ = ["InputFileError", "Predictions", "PredictionBatches", "read_predictions", "iter_prediction_batches",
-           "ModelColumns", "read_models", "detect_true_column", "detect_column", "FORMATS", "DEFAULT_BATCH_ROWS",
+           "ModelColumns", "read_models", "read_group_columns", "detect_true_column", "detect_column", "FORMATS", "DEFAULT_BATCH_ROWS",
            # the rules and helpers that the dask reader (clfeval.dask) shares
            "ColumnLayout", "check_duplicate_columns", "column_names", "folder_files", "format_of", "one_line",
            # the names this module has always held

@@ -22,7 +22,7 @@ import numpy as np
 from clfeval.inputs.checks import first_not_utf8
 from clfeval.inputs.tabular.messages import DataRows, InputFileError, not_a_number_error, not_utf8_error
 
-__all__ = ["label_array", "number_array", "weight_column"]
+__all__ = ["label_array", "number_array", "weight_column", "group_array"]
 
 
 def _nulls(column: Any) -> np.ndarray:
@@ -143,3 +143,35 @@ def number_array(table: Any, name: str, rows: DataRows, what: str) -> np.ndarray
         raise InputFileError(f"{path}: column {name!r} has an infinite weight at "
                              f"{rows.where(np.flatnonzero(~np.isfinite(values)))}")
     return values
+
+
+def group_array(table: Any, name: str, rows: DataRows) -> np.ndarray:
+    """A group column as numpy, its missing values kept (what to do with them is the evaluation's
+    choice, :func:`clfeval.inputs.group_keys.group_keys`): null, NaN and empty or blank text are
+    None (an object array) or NaN; text that is not UTF-8 is an error.
+
+    >>> import pyarrow as pa
+    >>> from pathlib import Path
+    >>> group_array(pa.table({"site": ["a", " ", None, "b"]}), "site", DataRows(Path("p.csv"))).tolist()
+    ['a', None, None, 'b']
+    >>> group_array(pa.table({"age": [3, 1]}), "age", DataRows(Path("p.csv"))).tolist()
+    [3, 1]
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    col = table.column(name)
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
+        bad = first_not_utf8(col.to_pylist())
+        if bad is not None:
+            raise not_utf8_error(rows, name, *bad)
+        col = col.cast(pa.string())
+    if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
+        blank = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces: missing, as for labels
+        col = pc.if_else(pc.fill_null(blank, False), pa.scalar(None, col.type), col)
+    if col.null_count:
+        return np.array(col.to_pylist(), dtype=object)
+    values = _to_numpy(col)
+    return values.astype(str) if values.dtype == object and pa.types.is_string(col.type) else values

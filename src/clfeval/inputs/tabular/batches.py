@@ -34,7 +34,7 @@ from clfeval.inputs.checks import (
     open_native,
     read_failure_text,
 )
-from clfeval.inputs.tabular.arrays import label_array, number_array
+from clfeval.inputs.tabular.arrays import group_array, label_array, number_array
 from clfeval.inputs.tabular.detection import ColumnLayout
 from clfeval.inputs.tabular.files import csv_parse_options
 from clfeval.inputs.tabular.messages import DataRows, InputFileError, csv_row_error, not_a_number_error, value_kind
@@ -64,6 +64,8 @@ class Predictions:
     detected: list[str] = field(default_factory=list)
     first_row: int = 0  # a batch: the row of ``path`` its first row is (0-based)
     folder_row: int | None = None  # a batch of a file in a directory: the directory's row of its first row
+    #: the group columns read (``groups=``): column name -> its values, missing values kept (None or NaN)
+    groups: dict[str, np.ndarray] | None = None
 
 
 class PredictionBatches:
@@ -89,6 +91,8 @@ class PredictionBatches:
         self.score_columns: list[str] = layout.y_score or []
         #: the columns read (named or detected): labels, predictions (or None), weights (or None)
         self.y_true_column, self.y_pred_column, self.weight_column = layout.y_true, layout.y_pred, layout.sample_weight
+        #: the group columns read (``groups=``), in the order given
+        self.group_columns: list[str] = list(layout.groups)
         self.batch_rows, self.progress = batch_rows, progress
         self._wanted = list(dict.fromkeys(c for c in layout.all_columns() if c is not None))
         #: (lowest, highest) score of the rows read so far (None before any): what the scores' kind is decided on
@@ -146,9 +150,13 @@ class PredictionBatches:
             first = getattr(parts[0], name)
             return None if first is None else np.concatenate([getattr(p, name) for p in parts])
 
+        groups = None
+        if parts[0].groups is not None:  # values of one kind in every file: else compared as objects
+            groups = {c: _joined_values([p.groups[c] for p in parts if p.groups is not None])
+                      for c in parts[0].groups}
         return replace(parts[0], path=self.path, n_rows=sum(p.n_rows for p in parts), y_true=joined("y_true"),
                        y_pred=joined("y_pred"), y_score=joined("y_score"), sample_weight=joined("sample_weight"),
-                       first_row=0, folder_row=None)
+                       first_row=0, folder_row=None, groups=groups)
 
     def empty_error(self) -> InputFileError:
         """The error of a file (or directory) without data rows."""
@@ -266,7 +274,18 @@ class PredictionBatches:
                 self.score_range = (lo, hi) if seen is None else (min(seen[0], lo), max(seen[1], hi))
         if layout.sample_weight is not None:
             out.sample_weight = number_array(table, layout.sample_weight, rows, "weight")
+        if layout.groups:
+            out.groups = {c: group_array(table, c, rows) for c in layout.groups}
         return out
+
+
+def _joined_values(parts: list[np.ndarray]) -> np.ndarray:
+    """One column's values of several files: as they are when of one kind, else as objects (numpy
+    would turn the numbers of one file into text to join them with another file's text)."""
+    kinds = {p.dtype.kind for p in parts}
+    if len(kinds) == 1 and "O" not in kinds:
+        return np.concatenate(parts)
+    return np.concatenate([p.astype(object) for p in parts])
 
 
 def _regrouped(batches: Iterable[Any], n: int) -> Iterator[Any]:

@@ -6,12 +6,17 @@ detected from the usual names (``y_true``/``label``/``target``..., ``y_pred``/``
 >>> layout = ColumnLayout.resolve(Path("p.csv"), ["id", "target", "proba"], None, None, None, None)
 >>> layout.y_true, layout.y_score, layout.detected
 ('target', ['proba'], ['y_true = target', 'y_score = proba'])
+
+Group columns (``groups=``) are read as they are and kept out of the detection of every role:
+
+>>> ColumnLayout.resolve(Path("p.csv"), ["label", "score", "site"], None, None, None, None, groups=["site"]).groups
+['site']
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -66,29 +71,38 @@ class ColumnLayout:
     score_labels: list[str] | None
     detected: list[str]
     choice: ColumnChoice | None = None
+    #: the group columns (``groups=``, ``--by``): read as they are, kept out of every detection
+    groups: list[str] = field(default_factory=list)
 
     def all_columns(self) -> list[str | None]:
-        return [self.y_true, self.y_pred, *(self.y_score or []), self.sample_weight]
+        return [self.y_true, self.y_pred, *(self.y_score or []), self.sample_weight, *self.groups]
 
     def roles(self) -> list[tuple[str, str]]:
         """(role, column) of every column read."""
         pairs = [("y_true", self.y_true), ("y_pred", self.y_pred), *(("y_score", c) for c in self.y_score or []),
-                 ("sample_weight", self.sample_weight)]
+                 ("sample_weight", self.sample_weight), *(("group", c) for c in self.groups)]
         return [(role, name) for role, name in pairs if name is not None]
 
     @classmethod
     def resolve(cls, path: Path, columns: list[str], y_true: str | None, y_pred: str | None,
-                y_score: list[str] | None, sample_weight: str | None) -> ColumnLayout:
+                y_score: list[str] | None, sample_weight: str | None, *,
+                groups: Sequence[str] | None = None) -> ColumnLayout:
         """The layout of a file of ``columns``: the columns named (each checked to be there, not
-        duplicated), the others detected."""
+        duplicated), the others detected; ``groups`` (group columns) are read as they are and never
+        detected as another role (a group column that is missing is a :class:`ColumnChoiceError`:
+        which columns to read is the caller's choice)."""
+        group_columns = list(dict.fromkeys(groups or []))
+        for name in group_columns:
+            if name not in columns:
+                raise ColumnChoiceError(missing_column_message(path, "--by", name, columns))
         for option, name in (("--y-true", y_true), ("--y-pred", y_pred), ("--sample-weight", sample_weight),
                              *(("--y-score", c) for c in (y_score or []))):
             if name is not None and name not in columns:
                 raise InputFileError(missing_column_message(path, option, name, columns))
         check_duplicate_columns(path, columns, {"y_true": y_true, "y_pred": y_pred, "sample_weight": sample_weight,
-                                          "y_score": y_score})
+                                          "y_score": y_score, **({"--by": group_columns} if group_columns else {})})
         detected: list[str] = []
-        named = {y_true, y_pred, sample_weight, *(y_score or [])}
+        named = {y_true, y_pred, sample_weight, *(y_score or []), *group_columns}
         free = [c for c in columns if c not in named]
 
         def pick(role: str, given: str | None, names: Sequence[str]) -> str | None:
@@ -102,8 +116,8 @@ class ColumnLayout:
         weight_col = pick("sample_weight", sample_weight, WEIGHT_NAMES)
         single = None if explicit else pick("y_score", None, SCORE_NAMES)
         choice = ColumnChoice(str(path), list(columns), true_col, pred_col, y_score or ([single] if single else None),
-                              weight_col, explicit, free, detected)
-        layout = cls(true_col, pred_col, choice.y_score, weight_col, None, detected, choice)
+                              weight_col, explicit, free, detected, groups=group_columns)
+        layout = cls(true_col, pred_col, choice.y_score, weight_col, None, detected, choice, group_columns)
         if not choice.needs_classes:
             layout.settle(None, False)
         return layout

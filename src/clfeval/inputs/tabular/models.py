@@ -20,14 +20,15 @@ from pathlib import Path
 import numpy as np
 
 from clfeval.inputs.checks import duplicate_message, duplicated_columns
-from clfeval.inputs.tabular.arrays import label_array, number_array
+from clfeval.inputs.column_roles import ColumnChoiceError
+from clfeval.inputs.tabular.arrays import group_array, label_array, number_array
 from clfeval.inputs.tabular.detection import TRUE_NAMES, detect_column, no_true_column_error
 from clfeval.inputs.tabular.files import column_names, format_of
 from clfeval.inputs.tabular.messages import DataRows, InputFileError, missing_column_message
 from clfeval.inputs.tabular.progress_bar import want_progress
 from clfeval.inputs.tabular.tables import read_table
 
-__all__ = ["ModelColumns", "detect_true_column", "read_models"]
+__all__ = ["ModelColumns", "detect_true_column", "read_models", "read_group_columns"]
 
 
 @dataclass
@@ -116,3 +117,30 @@ def read_models(
         out.append(m)
     weights = None if sample_weight is None else number_array(table, sample_weight, rows, "weight")
     return truth, out, weights
+
+
+def read_group_columns(path: str | os.PathLike[str], names: Sequence[str], progress: bool | None = None
+                       ) -> dict[str, np.ndarray]:
+    """The group columns ``names`` of a file (``clfeval compare --by``): name -> values, missing
+    values kept (None or NaN; see :func:`~clfeval.inputs.tabular.arrays.group_array`). A column
+    the file does not hold is a :class:`~clfeval.inputs.column_roles.ColumnChoiceError`.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.csv")
+    >>> _ = open(path, "w").write("y,a,site\\n1,1,x\\n0,1,\\n")
+    >>> read_group_columns(path, ["site"])["site"].tolist()
+    ['x', None]
+    """
+    path = Path(path)
+    fmt = format_of(path)
+    columns = column_names(path, fmt)
+    for name in names:
+        if name not in columns:
+            raise ColumnChoiceError(missing_column_message(path, "--by", name, columns))
+    twice = duplicated_columns(columns)
+    for name in names:
+        if name in twice:
+            raise InputFileError(f"{path}: {duplicate_message(name, twice[name], '--by reads it')}")
+    wanted = list(dict.fromkeys(names))
+    table = read_table(path, fmt, wanted, want_progress(path.stat().st_size, progress), DataRows(path))
+    return {name: group_array(table, name, DataRows(path)) for name in wanted}

@@ -37,6 +37,7 @@ def read_predictions(
     sample_weight: str | None = None,
     progress: bool | None = None,
     labels: Sequence[Any] | str | None = None,
+    groups: Sequence[str] | None = None,
 ) -> Predictions:
     """Read the label, prediction, score and weight columns of a CSV, Parquet or Feather file
     (or of every such file in a directory) into memory.
@@ -44,15 +45,19 @@ def read_predictions(
     ``y_score`` is one column (binary scores of the positive class) or several (one per class, in
     label order); a comma-separated string is split. Columns not named are detected when the
     layout is obvious. ``progress`` None shows a bar for large files when stderr is a terminal.
+    ``groups``: group columns, read into :attr:`Predictions.groups` with their missing values (and
+    never detected as another column).
     """
     return iter_prediction_batches(path, y_true=y_true, y_pred=y_pred, y_score=y_score,
-                                   sample_weight=sample_weight, progress=progress, labels=labels).read_all()
+                                   sample_weight=sample_weight, progress=progress, labels=labels,
+                                   groups=groups).read_all()
 
 
 def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None = None, y_pred: str | None = None,
                             y_score: Sequence[str] | str | None = None, sample_weight: str | None = None,
                             batch_rows: int = DEFAULT_BATCH_ROWS, progress: bool | None = None,
-                            labels: Sequence[Any] | str | None = None) -> PredictionBatches:
+                            labels: Sequence[Any] | str | None = None,
+                            groups: Sequence[str] | None = None) -> PredictionBatches:
     """The predictions of a CSV, Parquet or Feather file, or of a directory of such files, as
     :class:`Predictions` batches of at most ``batch_rows`` rows, read in bounded memory.
 
@@ -63,6 +68,7 @@ def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None 
     bar over all files (rows, or bytes for CSV) when they are large and stderr is a terminal.
     ``labels`` (a list, or a comma-separated string as ``--labels`` gives it): the classes that
     suffixed score columns must name (:mod:`clfeval.inputs.column_roles`; by default those of y_true).
+    ``groups``: group columns (see :func:`read_predictions`).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "p.csv")
@@ -77,7 +83,7 @@ def iter_prediction_batches(path: str | os.PathLike[str], *, y_true: str | None 
     if isinstance(y_score, str):
         y_score = [c.strip() for c in y_score.split(",") if c.strip()]
     layout = ColumnLayout.resolve(source.files[0], source.columns, y_true, y_pred, list(y_score) if y_score else None,
-                             sample_weight)
+                                  sample_weight, groups=groups)
     if layout.classes_needed():  # suffixed score columns: read as one per class only if they name the classes
         layout.settle(*_classes_of(source, layout, labels, int(batch_rows)))
     source.check(layout)
