@@ -446,3 +446,14 @@ def test_at_another_threshold_moves_every_group():
         assert ev.by_group[key].ci("recall").high == want.ci("recall").high
     gaps = ev.by_group.gaps("recall")
     assert gaps.reference_value == ev.report.rows[1]["recall"]
+
+
+def test_a_categorical_column_keeps_its_categories_order():
+    import pandas as pd
+
+    size = pd.Categorical(["large", "small", "medium", "small", None], categories=["small", "medium", "large", "huge"])
+    keys = group_keys(pd.Series(size), missing="keep")
+    assert keys.keys == ["small", "medium", "large", None] and keys.codes.tolist() == [2, 0, 1, 0, 3]
+    assert keys.sizes.tolist() == [2, 1, 1, 1]
+    bg = clfeval.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], groups=pd.Series(size), group_missing="keep").by_group
+    assert bg.names == ["small", "medium", "large", "(missing)"] and bg["small"].report.overall["accuracy"] == 1.0

@@ -3,7 +3,7 @@
 ``groups`` is one array (a list, numpy array, pandas/polars Series, pyarrow array), several
 (a mapping name -> array, a pandas or polars DataFrame: its columns), and each distinct
 combination of the columns' values present in the data is one group (the intersection of the
-columns). :func:`group_keys` reads it once into a :class:`GroupKeys`: one integer code per row,
+columns). Groups are sorted by value, a pandas categorical column's by the order of its categories. :func:`group_keys` reads it once into a :class:`GroupKeys`: one integer code per row,
 the groups' keys in sorted order (a value for one column, a tuple for several) and their display
 names.
 
@@ -166,6 +166,18 @@ def _codes_of(values: np.ndarray, missing: np.ndarray, name: str) -> tuple[np.nd
     return codes, keys + [None]
 
 
+def _category_codes(x: Any, missing: np.ndarray) -> tuple[np.ndarray, list[Any]]:
+    """(codes, keys) of a pandas categorical column in the order of its categories (those present),
+    missing values last, as :func:`_codes_of` gives them."""
+    raw = np.asarray(x.cat.codes, dtype=np.int64)
+    present = np.flatnonzero(np.bincount(raw[~missing], minlength=len(x.cat.categories)))
+    lookup = np.full(len(x.cat.categories), -1, dtype=np.int64)
+    lookup[present] = np.arange(present.size)
+    keys = [_python(v) for v in np.asarray(x.cat.categories, dtype=object)[present]]
+    codes = np.where(missing, present.size, lookup[np.maximum(raw, 0)])
+    return codes, keys + ([None] if missing.any() else [])
+
+
 def _missing_error(name: str, missing: np.ndarray) -> ValuesError:
     count = int(np.count_nonzero(missing))
     first = int(np.flatnonzero(missing)[0])
@@ -192,7 +204,10 @@ def group_keys(groups: Any, n_rows: int | None = None, *, missing: str = "error"
             raise ValueError(f"y_true has {n_rows} samples but group column {name!r} has {values.shape[0]}.")
         if miss.any() and missing == "error":
             raise _missing_error(name, miss)
-        per_column.append(_codes_of(values, miss, name))
+        if type(x).__module__.startswith("pandas") and str(getattr(x, "dtype", "")) == "category":
+            per_column.append(_category_codes(x, miss))  # the categories' own order
+        else:
+            per_column.append(_codes_of(values, miss, name))
     if per_column[0][0].size == 0:
         raise ValueError("groups is empty: there is nothing to evaluate.")
     combined = per_column[0][0]
