@@ -60,6 +60,10 @@ def _text_table(header: list[str], lines: list[list[str]]) -> str:
     return "\n".join(out)
 
 
+def _with_hidden(text: str, hidden: int) -> str:
+    return text + f"\n... {hidden:,} more group(s) not shown" if hidden else text
+
+
 def _num(v: Any, digits: int = 4) -> str:
     return "nan" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
@@ -165,10 +169,7 @@ class GroupTable:
             cells.append("yes" if r["small"] else "")
             lines.append(cells)
         text = _text_table(header, lines)
-        hidden = len(rows) - len(shown) + self.omitted
-        if hidden:
-            text += f"\n... {hidden:,} more group(s) not shown"
-        return text
+        return _with_hidden(text, len(rows) - len(shown) + self.omitted)
 
     def __str__(self) -> str:
         return self.text()
@@ -237,10 +238,7 @@ class GapTable:
                  for r in shown]
         title = f"{self.metric} against {self.reference} ({_num(self.reference_value)}), {self.sampling} sampling"
         text = title + "\n" + _text_table(header, lines)
-        hidden = len(rows) - len(shown) + self.omitted
-        if hidden:
-            text += f"\n... {hidden:,} more group(s) not shown"
-        return text
+        return _with_hidden(text, len(rows) - len(shown) + self.omitted)
 
     def __str__(self) -> str:
         return self.text()

@@ -25,6 +25,21 @@ from clfeval.inputs.tabular.messages import DataRows, InputFileError, not_a_numb
 __all__ = ["label_array", "number_array", "weight_column", "group_array"]
 
 
+
+def _decoded(col: Any, rows: Any, name: str) -> Any:
+    """A column with dictionary encoding undone and bytes read as UTF-8 text (an error naming the
+    row where a CSV's text is not UTF-8)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(col.type):
+        col = col.cast(col.type.value_type)
+    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
+        bad = first_not_utf8(col.to_pylist())
+        if bad is not None:
+            raise not_utf8_error(rows, name, *bad)
+        col = col.cast(pa.string())
+    return col
+
 def _nulls(column: Any) -> np.ndarray:
     import pyarrow.compute as pc
 
@@ -61,13 +76,7 @@ def label_array(table: Any, name: str, rows: DataRows) -> np.ndarray:
     col = table.column(name)
     if col.null_count:
         raise InputFileError(f"{path}: column {name!r} has a missing value at {rows.where(_nulls(col))}")
-    if pa.types.is_dictionary(col.type):
-        col = col.cast(col.type.value_type)
-    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
-        bad = first_not_utf8(col.to_pylist())
-        if bad is not None:
-            raise not_utf8_error(rows, name, *bad)
-        col = col.cast(pa.string())
+    col = _decoded(col, rows, name)
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         blank_mask = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces
         if pc.any(blank_mask).as_py():
@@ -161,13 +170,7 @@ def group_array(table: Any, name: str, rows: DataRows) -> np.ndarray:
     import pyarrow.compute as pc
 
     col = table.column(name)
-    if pa.types.is_dictionary(col.type):
-        col = col.cast(col.type.value_type)
-    if pa.types.is_binary(col.type) or pa.types.is_large_binary(col.type):  # a CSV's text that failed UTF-8
-        bad = first_not_utf8(col.to_pylist())
-        if bad is not None:
-            raise not_utf8_error(rows, name, *bad)
-        col = col.cast(pa.string())
+    col = _decoded(col, rows, name)
     if pa.types.is_string(col.type) or pa.types.is_large_string(col.type):
         blank = pc.or_(pc.equal(col, ""), pc.utf8_is_space(col))  # "" or only spaces: missing, as for labels
         col = pc.if_else(pc.fill_null(blank, False), pa.scalar(None, col.type), col)
