@@ -98,12 +98,11 @@ def many_groups_notice(keys: GroupKeys, metric: str) -> str | None:
 
 
 def default_sort_metric(ev: Any) -> str:
-    """The metric that sorts the group tables when ``--by-metric`` is not given: ROC AUC with scores
-    (threshold-free, and unmoved by the groups' different class mixes), else balanced accuracy
-    (macro F1 for a multilabel task)."""
-    if ev.has_scores:
-        return "roc_auc"
-    return "f1.macro" if ev.task == "multilabel" else "balanced_accuracy"
+    """The metric that sorts the group tables when ``--by-metric`` is not given
+    (:func:`clfeval.evaluation.group_metrics.lead_metric` of the default metrics)."""
+    from clfeval.evaluation.group_metrics import default_metrics, lead_metric
+
+    return lead_metric(default_metrics(ev))
 
 
 def sort_metric(ev: Any, text: str | None, argv: Sequence[str] | None) -> str:

@@ -209,3 +209,21 @@ def default_metrics(ev: Any) -> list[str]:
     if ev.rankings is not None:
         keys += ["roc_auc", "average_precision"]
     return keys
+
+
+#: the metric a group view leads with (sorts by, plots, shows gaps of), first of these present: ROC
+#: AUC with scores (threshold-free, and unmoved by the groups' different class mixes), else balanced
+#: accuracy, else (multilabel) macro F1
+LEAD_METRICS = ("roc_auc", "balanced_accuracy", "f1.macro")
+
+
+def lead_metric(metrics: Any) -> str:
+    """The first of :data:`LEAD_METRICS` among ``metrics`` (else the first of them).
+
+    >>> lead_metric(["accuracy", "balanced_accuracy", "roc_auc"]), lead_metric(["accuracy", "recall"])
+    ('roc_auc', 'accuracy')
+    """
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("no metrics to choose from: the group table is empty.")
+    return next((m for m in LEAD_METRICS if m in metrics), metrics[0])

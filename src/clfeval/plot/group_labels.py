@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clfeval.evaluation.group_metrics import lead_metric
 from clfeval.formulas.measure_registry import MEASURES, Measure, resolve
 from clfeval.formulas.measure_registry import title as measure_title
 from clfeval.results.group_results import SMALL_CLASS_CASES
@@ -30,20 +31,13 @@ SMALL_GROUP_LABEL = f"small group (a class has fewer than {SMALL_CLASS_CASES} ca
 
 
 def default_group_metric(metrics: Sequence[str]) -> str:
-    """The metric a group view shows when none is named, among a group table's ``metrics``: ROC AUC
-    where the evaluation has scores (threshold-free, and unmoved by the groups' different class
-    mixes), else balanced accuracy (macro F1 for a multilabel task), else the first; as the command
-    line's ``--by`` sorts its group tables.
+    """The metric a group view shows when none is named, among a group table's ``metrics``
+    (:func:`clfeval.evaluation.group_metrics.lead_metric`, as the command line's ``--by`` sorts).
 
     >>> default_group_metric(["accuracy", "balanced_accuracy", "roc_auc"])
     'roc_auc'
-    >>> default_group_metric(["accuracy", "balanced_accuracy"]), default_group_metric(["accuracy", "f1.macro"])
-    ('balanced_accuracy', 'f1.macro')
     """
-    metrics = list(metrics)
-    if not metrics:
-        raise ValueError("no metrics to choose from: the group table is empty.")
-    return next((m for m in ("roc_auc", "balanced_accuracy", "f1.macro") if m in metrics), metrics[0])
+    return lead_metric(metrics)
 
 
 def _measure(key: str) -> tuple[Measure | None, str | None]:
