@@ -33,7 +33,6 @@ from clfeval.plot.group_labels import (
     MAX_SHOWN_GROUPS,
     SMALL_GROUP_LABEL,
     default_group_metric,
-    group_metric_higher_is_better,
     group_metric_title,
 )
 from clfeval.results.group_results import worst_order
