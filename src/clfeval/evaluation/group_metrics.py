@@ -35,7 +35,13 @@ __all__ = ["GroupMetric", "group_metric", "default_metrics", "SCOPES"]
 SCOPES = ("micro", "macro", "weighted")
 
 
-def _split(key: str) -> tuple[Measure, str | None]:
+def metric_key_parts(key: str) -> tuple[Measure, str | None]:
+    """(the registry measure, the scope after the dot or None) that a metric key names; a
+    ValueError listing the known names for any other key.
+
+    >>> [(m.name, scope) for m, scope in map(metric_key_parts, ["f0.5", "selection_rate", "recall.b"])]
+    [('f0.5', None), ('predicted_positive_rate', None), ('recall', 'b')]
+    """
     measure = resolve(key) or (MEASURES["predicted_positive_rate"] if key == "selection_rate" else None)
     if measure is not None:
         return measure, None
@@ -163,7 +169,7 @@ def group_metric(ev: Any, key: str) -> GroupMetric:
     """The :class:`GroupMetric` that ``key`` names in the Evaluation ``ev`` (see the module)."""
     if not isinstance(key, str):
         raise TypeError(f"a metric is named by a string such as 'recall' or 'f1.macro', got {key!r}.")
-    measure, scope = _split(key)
+    measure, scope = metric_key_parts(key)
     if measure.kind == "count":
         raise ValueError(f"{key!r} is a count, not a metric; the tables show it as 'n' and 'support'.")
     names = [str(n) for n in ev.names]

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clfeval.evaluation.group_metrics import lead_metric
-from clfeval.formulas.measure_registry import MEASURES, Measure, resolve
+from clfeval.evaluation.group_metrics import lead_metric, metric_key_parts
+from clfeval.formulas.measure_registry import Measure
 from clfeval.formulas.measure_registry import title as measure_title
 from clfeval.results.group_results import SMALL_CLASS_CASES
 
@@ -41,15 +41,12 @@ def default_group_metric(metrics: Sequence[str]) -> str:
 
 
 def _measure(key: str) -> tuple[Measure | None, str | None]:
-    """The registry measure a group metric key names, and its scope after the dot (or None)."""
-    head, _, scope = key.partition(".")
-    for name, rest in ((key, None), (head, scope or None)):
-        if name == "selection_rate":
-            return MEASURES["predicted_positive_rate"], rest
-        found = resolve(name)
-        if found is not None:
-            return found, rest
-    return None, None
+    """The registry measure a group metric key names, and its scope after the dot (None, None for
+    a key that names none)."""
+    try:
+        return metric_key_parts(key)
+    except ValueError:
+        return None, None
 
 
 def group_metric_title(key: str) -> str:
