@@ -186,13 +186,25 @@ def test_gap_standard_errors_are_the_delta_method(metric, weighted):
                 else:
                     s1, s2, m = (np.bincount(codes, weights=x) for x in (psi, psi * psi, np.ones(n)))
                     var = float((s2 - s1 * s1 / m).sum())
-                # what the influences miss of each group's own interval is added (boundary_variance)
-                for h in {group, reference} - {"overall"}:
-                    u = influence[h][g == h]
-                    own = ev.by_group[h].ci(metric)
-                    se_own = (own.high - own.low) / (2 * 1.959963984540054)
-                    var += max(0.0, se_own ** 2 - (u @ u - u.sum() ** 2 / u.size))
                 assert gaps.difference[j, 3] == pytest.approx(var ** 0.5, rel=2e-6)
+                # the limits: MOVER from the two numbers' own intervals and their delta-method correlation
+                u, v = influence[group], influence[reference]
+                if sampling == "cross-sectional":
+                    cov = u @ v - u.sum() * v.sum() / n
+                    var_u, var_v = u @ u - u.sum() ** 2 / n, v @ v - v.sum() ** 2 / n
+                else:
+                    within = lambda a, b: float(sum(a[codes == c] @ b[codes == c] - a[codes == c].sum()  # noqa: E731
+                                                    * b[codes == c].sum() / (codes == c).sum() for c in range(3)))
+                    cov, var_u, var_v = within(u, v), within(u, u), within(v, v)
+                r = cov / (var_u * var_v) ** 0.5
+                own = ev.by_group[group].ci(metric)
+                ref = (ev if reference == "overall" else ev.by_group[reference]).ci(metric)
+                d = own.estimate - ref.estimate
+                low = d - ((own.estimate - own.low) ** 2 + (ref.high - ref.estimate) ** 2
+                           - 2 * r * (own.estimate - own.low) * (ref.high - ref.estimate)) ** 0.5
+                high = d + ((own.high - own.estimate) ** 2 + (ref.estimate - ref.low) ** 2
+                            - 2 * r * (own.high - own.estimate) * (ref.estimate - ref.low)) ** 0.5
+                assert gaps.difference[j, 1:3] == pytest.approx([low, high], rel=1e-5, abs=1e-9)
                 want = ev.by_group[group].report
                 assert gaps.difference[j, 0] == pytest.approx(gaps.values[j] - gaps.reference_value, abs=0)
                 assert gaps.values[j] == (want.overall.get(metric) if metric in want.overall
@@ -209,17 +221,18 @@ def test_gap_pvalues_and_holm():
     gaps = clfeval.evaluate(y, p, groups=g).by_group.gaps("accuracy")
     from scipy.stats import norm
 
-    z = gaps.difference[:, 0] / gaps.difference[:, 3]
-    np.testing.assert_allclose(gaps.pvalue, 2 * norm.sf(np.abs(z)), rtol=1e-12)
+    d, lo, hi = gaps.difference[:, 0], gaps.difference[:, 1], gaps.difference[:, 2]
+    half = np.where(d >= 0, d - lo, hi - d)  # the limit on the side of no difference
+    np.testing.assert_allclose(gaps.pvalue, 2 * norm.sf(np.abs(d) * 1.959963984540054 / half), rtol=1e-12)
+    assert ((gaps.pvalue < 0.05) == ((lo > 0) | (hi < 0))).all()  # p and the interval agree
     np.testing.assert_allclose(gaps.pvalue_holm, clfeval.stats.holm(gaps.pvalue).adjusted, rtol=1e-15)
     assert gaps.pvalue_holm[3] < 1e-10 and gaps.difference[3, 2] < 0  # d is worse, and surely so
-    lo, hi = gaps.difference[:, 1], gaps.difference[:, 2]
-    np.testing.assert_allclose(hi - gaps.difference[:, 0], 1.959963984540054 * gaps.difference[:, 3], rtol=1e-12)
-    assert (lo <= gaps.difference[:, 0]).all()
-    # the ratio's interval is on the log scale around value / reference
+    assert (lo <= d).all() and (d <= hi).all()
+    # with hundreds of cases per group, the limits are close to the Wald limits of the delta method
+    np.testing.assert_allclose(hi - d, 1.959963984540054 * gaps.difference[:, 3], rtol=0.1)
     r = gaps.ratio
     np.testing.assert_allclose(r[:, 0], gaps.values / gaps.reference_value, rtol=1e-15)
-    np.testing.assert_allclose(np.log(r[:, 2] / r[:, 0]), 1.959963984540054 * r[:, 3], rtol=1e-12)
+    assert (r[:, 1] < r[:, 0]).all() and (r[:, 0] < r[:, 2]).all()
 
 
 def test_best_reference_is_the_best_group_and_worst_is_the_worst():
@@ -359,20 +372,23 @@ def test_bad_group_arguments():
 
 
 def test_a_group_at_the_edge_is_not_known_exactly():
-    """Recall 9/9 in a small group: every case's influence is 0, and the Wald gap would call it
-    certain (p = 0.01 against an overall of 0.94); the group's own Wilson interval (0.70, 1) widens it."""
+    """Recall 9/9 in a small group: every case's influence is 0, and a Wald gap would call it
+    certain (p = 0.01 against an overall of 0.91); the MOVER limits keep the group's own Wilson
+    interval (0.70, 1): lower limit = d - sqrt((1 - 0.7008)^2 + (u_overall - p_overall)^2)."""
     y = np.array([1] * 9 + [0] * 41 + [1] * 60 + [0] * 40)
     p = y.copy()
     p[50:56] = 0  # 6 of the 60 positives of group b missed
     g = np.array(["a"] * 50 + ["b"] * 100)
-    bg = clfeval.evaluate(y, p, groups=g).by_group
-    gap = bg.gaps("recall")
-    own = bg["a"].ci("recall")
+    ev = clfeval.evaluate(y, p, groups=g)
+    gap = ev.by_group.gaps("recall")
+    own, overall = ev.by_group["a"].ci("recall"), ev.ci("recall")
     assert (own.low, own.high) == pytest.approx((0.7008, 1.0), abs=1e-4)  # Wilson 9/9
-    se_own = (own.high - own.low) / (2 * 1.959963984540054)
-    assert gap.difference[0, 0] == pytest.approx(1 - 63 / 69, rel=1e-14)
-    assert gap.difference[0, 3] >= se_own * 0.99 and gap.pvalue[0] > 0.2
-    assert gap.difference[0, 1] < 0 < gap.difference[0, 2]
+    d = 1 - 63 / 69
+    assert gap.difference[0, 0] == pytest.approx(d, rel=1e-14)
+    low = d - ((1 - own.low) ** 2 + (overall.high - overall.estimate) ** 2) ** 0.5  # r = 0: no influence
+    high = d + (overall.estimate - overall.low)
+    assert gap.difference[0, 1:3] == pytest.approx([low, high], rel=1e-12)
+    assert gap.difference[0, 1] < 0 < gap.difference[0, 2] and gap.pvalue[0] > 0.2
 
 
 def test_one_group_and_one_class_groups():

@@ -51,7 +51,6 @@ from clfeval.results.group_results import (
 )
 from clfeval.uncertainty.group_gaps import (
     GROUP_SAMPLING,
-    boundary_variance,
     gap_estimate,
     resampled_group_tables,
 )
@@ -243,8 +242,8 @@ class GroupEvaluations(Mapping):
         contains the group), a group (its key or name) or "best" (the group with the best value; the
         intervals do not account for having picked it). Difference and ratio with intervals by the
         delta method on each case's influence, which accounts for a group being part of the overall,
-        widened where a group's own interval is wider than its influences say (at the edge of the
-        range: :func:`clfeval.uncertainty.group_gaps.boundary_variance`); ``sampling``: "cross-sectional" (cases drawn whatever
+        and limits from the two numbers' own intervals (MOVER: a group at the edge of the range keeps
+        the width of its own interval; :mod:`clfeval.uncertainty.group_gaps`); ``sampling``: "cross-sectional" (cases drawn whatever
         their group: the default) or "by-group" (so many cases per group, by design). p-values test
         no difference; ``pvalue_holm`` adjusts them over the groups compared.
 
@@ -288,18 +287,19 @@ class GroupEvaluations(Mapping):
             v_ref = m.influences(evs[ref_index])
             v_sums = np.zeros((G, 2))
             v_sums[ref_index] = v_ref.sum(), float(np.dot(v_ref, v_ref))
-        def own_missed(j: int, u: np.ndarray) -> float:
-            """What the delta method misses of group j's own spread at the edge of the range."""
-            if not np.isfinite(values[j]):
-                return 0.0
+        def own_interval(e: Any, value: float) -> Any:
+            """An evaluation's own interval of the metric (for the MOVER limits), or None."""
+            if not np.isfinite(value):
+                return None
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    return boundary_variance(u, m.interval(evs[j], level))
+                    return m.interval(e, level)
             except ValueError:
-                return 0.0
+                return None
 
-        ref_missed = 0.0 if ref_index is None else own_missed(ref_index, v_ref)
+        ref_own = own_interval(self.overall if ref_index is None else evs[ref_index], ref_value)
+        no_interval: list[str] = []
         diff = np.full((G, 4), np.nan)
         ratio = np.full((G, 4), np.nan)
         pvalue = np.full(G, np.nan)
@@ -308,12 +308,13 @@ class GroupEvaluations(Mapping):
                 continue
             u = m.influences(evs[g])
             inside = v_all[starts[g]:starts[g + 1]] if ref_index is None else np.zeros_like(u)
-            missed = own_missed(g, u) + (0.0 if ref_index is None else ref_missed)
-            extra = (missed, own_missed(g, u) / values[g] ** 2 + (0.0 if ref_index is None else
-                                                                    ref_missed / ref_value ** 2)
-                     if values[g] > 0 and ref_value > 0 else 0.0)
-            est = gap_estimate(values[g], ref_value, u, inside, v_sums, g, sizes, level=level,
-                               sampling=sampling, bounds=m.bounds, extra=extra)
+            mine = own_interval(evs[g], values[g])
+            if np.isfinite(values[g]) and not _bounded(mine) or np.isfinite(ref_value) and not _bounded(ref_own):
+                no_interval.append(self.keys.display[g] if _bounded(ref_own) else ref_name)
+                diff[g, 0], ratio[g, 0] = values[g] - ref_value, values[g] / ref_value if ref_value else np.nan
+                continue
+            est = gap_estimate(values[g], ref_value, u, inside, v_sums, g, sizes, level=level, sampling=sampling,
+                               bounds=m.bounds, own=(mine, ref_own))
             d, r = est.difference, est.ratio
             diff[g] = d.estimate, d.low, d.high, d.standard_error
             ratio[g] = r.estimate, r.low, r.high, r.standard_error
@@ -324,6 +325,9 @@ class GroupEvaluations(Mapping):
             keep = np.sort(worst_order(values, m.higher_is_better)[:max_groups])
             omitted = G - max_groups
         notes = []
+        if no_interval:
+            notes.append(f"no interval where a number's own interval is undefined (too few cases of a class, "
+                         f"e.g. one positive for an AUC): {', '.join(dict.fromkeys(no_interval))}.")
         if isinstance(reference, str) and reference == "best":
             notes.append("the best group was chosen from the same data: its gaps are larger than a "
                          "pre-chosen reference's would be, and the intervals do not account for the choice.")
@@ -332,7 +336,8 @@ class GroupEvaluations(Mapping):
             groups=[self.keys.display[g] for g in keep], keys=[self.keys.keys[g] for g in keep],
             n=sizes[keep], values=values[keep], difference=diff[keep], ratio=ratio[keep], pvalue=pvalue[keep],
             pvalue_holm=holm_adjusted(pvalue)[keep], level=level, sampling=sampling,
-            method="delta method on each case's influence (Wald difference, log-scale ratio); Holm over groups",
+            method=("MOVER limits from each number's own interval; correlation and standard error by the delta "
+                    "method on each case's influence; Holm over groups"),
             higher_is_better=m.higher_is_better, notes=notes, omitted=omitted,
         )
 
@@ -398,6 +403,11 @@ class GroupEvaluations(Mapping):
         if self.overall.task == "binary":
             out["fairness"] = self.fairness(level).to_dict()
         return out
+
+
+def _bounded(ci: Any) -> bool:
+    """Whether an interval has finite limits."""
+    return ci is not None and ci.low is not None and ci.high is not None and bool(np.isfinite([ci.low, ci.high]).all())
 
 
 def sorted_rows(keys: GroupKeys) -> np.ndarray:

@@ -14,9 +14,14 @@ delta method gives the variance of their difference from each case's influence o
 
 The first is the default ("cross-sectional": a test set drawn from the population, so the groups'
 sizes vary between samples as they do in reality); the second holds the group sizes fixed, for a
-sample drawn group by group (``sampling="by-group"``). The difference's interval is
-estimate +/- z se (Wald, clipped to the measure's range of differences), the ratio's is taken on
-the log scale; the p-value is the two-sided normal test of no difference, and
+sample drawn group by group (``sampling="by-group"``). The standard error of the difference is
+the delta method's; its limits are Zou & Donner's MOVER limits (:func:`mover_bounds`), built from
+the group's and the reference's own intervals (Wilson, logit DeLong, ...) and the correlation of
+the two estimates that the influences give, so that a group at the edge of the range (a recall
+of 1/1, where every influence is 0 and a Wald interval is a point) keeps the width of its own
+interval; the ratio's limits are the same on the log scale. The p-value is the two-sided normal
+test of no difference with the standard error read off the limit on the side of 0 (the interval
+excludes 0 exactly when p < 1 - level), and
 :func:`clfeval.uncertainty.multiplicity.holm_adjusted` adjusts the groups' p-values together (Holm 1979).
 
 **Fairness summaries (max - min and min / max across groups).** These are not smooth at ties
@@ -33,6 +38,7 @@ one difference. ``benchmarks/coverage.py`` measures both.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -88,73 +94,90 @@ class GapEstimate:
         self.difference, self.ratio, self.pvalue = difference, ratio, pvalue
 
 
+def mover_bounds(estimate: float, own: ConfidenceInterval, ref: ConfidenceInterval, correlation: float,
+                 transform: Any = None) -> tuple[float, float]:
+    """Zou & Donner's MOVER limits of ``f(own) - f(ref)`` (``transform`` f, default the identity)
+    from each estimate's own interval and the correlation r of the two estimates:
+
+        L = d - sqrt((a - l1)^2 + (u2 - b)^2 - 2 r (a - l1)(u2 - b))
+        U = d + sqrt((u1 - a)^2 + (b - l2)^2 - 2 r (u1 - a)(b - l2))
+
+    (Zou & Donner 2008, Comput. Stat. Data Anal. 52:2367; Newcombe 1998 for two independent
+    proportions). Each estimate's own interval (Wilson, logit DeLong, ...) carries its asymmetry
+    near the edge of the range, where a Wald interval collapses to a point.
+
+    >>> own = ConfidenceInterval(0.2065, 1.0, 0.95, "Wilson", 1.0)
+    >>> ref = ConfidenceInterval(0.7, 0.8, 0.95, "Wilson", 0.75)
+    >>> [round(x, 4) for x in mover_bounds(0.25, own, ref, 0.0)]
+    [-0.5451, 0.3]
+    """
+    f = (lambda x: x) if transform is None else transform
+    a, l1, u1 = f(own.estimate), f(own.low), f(own.high)
+    b, l2, u2 = f(ref.estimate), f(ref.low), f(ref.high)
+    down = (a - l1) ** 2 + (u2 - b) ** 2 - 2 * correlation * (a - l1) * (u2 - b)
+    up = (u1 - a) ** 2 + (b - l2) ** 2 - 2 * correlation * (u1 - a) * (b - l2)
+    return estimate - math.sqrt(max(down, 0.0)), estimate + math.sqrt(max(up, 0.0))
+
+
 def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.ndarray, reference_sums: np.ndarray,
                  group: int, sizes: np.ndarray, *, level: float = 0.95, sampling: str = "cross-sectional",
-                 bounds: tuple[float, float] = (0.0, 1.0), extra: tuple[float, float] = (0.0, 0.0)) -> GapEstimate:
+                 bounds: tuple[float, float] = (0.0, 1.0),
+                 own: tuple[ConfidenceInterval, ConfidenceInterval] | None = None) -> GapEstimate:
     """The difference ``value - reference`` and the ratio ``value / reference`` with intervals and
     the p-value of no difference (see the module): ``u`` the influence of the group's cases on
     ``value``, ``v_inside`` their influence on ``reference`` (zeros for a reference group, whose
     cases are others), ``reference_sums`` the (G, 2) sums of the reference's influence and its
-    square over each group's cases; ``bounds``: the measure's range; ``extra``: variance added to the
-    difference's and to the log ratio's (:func:`boundary_variance`).
+    square over each group's cases; ``bounds``: the measure's range; ``own``: the group's and the
+    reference's own intervals at ``level``, for the MOVER limits (:func:`mover_bounds`; without
+    them, or where one is undefined, Wald limits). The standard error is the delta method's in both.
 
     >>> sums = np.array([[0.0, 0.0], [0.0, 0.005]])
     >>> g = gap_estimate(0.6, 0.5, np.array([0.1, -0.1]), np.array([0.05, -0.05]), sums, 0, np.array([2, 2]))
     >>> round(g.difference.estimate, 4), round(g.difference.standard_error, 4), round(g.pvalue, 4)
     (0.1, 0.1, 0.3173)
     """
+    from scipy.stats import norm
+
     level = check_level(level)
     z = z_quantile(level)
     nan = float("nan")
     diff = value - reference
     span = bounds[1] - bounds[0]
-    name = "delta method (case influence, Wald)"
-    if np.isfinite(diff):
-        se = (gap_variance(u - v_inside, reference_sums, group, sizes, sampling) + extra[0]) ** 0.5
-        low, high = max(-span, diff - z * se), min(span, diff + z * se)
-        if se > 0:
-            from scipy.stats import norm
-
-            p = float(2 * norm.sf(abs(diff) / se))
-        else:
-            p = 1.0 if diff == 0 else 0.0
-        d = ConfidenceInterval(low, high, level, name, diff, se)
+    usable = own is not None and all(
+        c is not None and c.low is not None and c.high is not None
+        and bool(np.isfinite([c.low, c.high, c.estimate]).all()) for c in own)
+    name = "MOVER (own intervals, delta-method correlation)" if usable else "delta method (case influence, Wald)"
+    if not np.isfinite(diff):
+        return GapEstimate(ConfidenceInterval(nan, nan, level, name, nan, nan),
+                           ConfidenceInterval(nan, nan, level, name + ", log scale", nan, nan), nan)
+    var_d = gap_variance(u - v_inside, reference_sums, group, sizes, sampling)
+    se = var_d ** 0.5
+    correlation = 0.0
+    if usable:
+        var_g = gap_variance(u, np.zeros_like(reference_sums), group, sizes, sampling)
+        var_r = gap_variance(-v_inside, reference_sums, group, sizes, sampling)
+        if var_g > 0 and var_r > 0:
+            correlation = float(np.clip((var_g + var_r - var_d) / (2 * math.sqrt(var_g * var_r)), -1.0, 1.0))
+        low, high = mover_bounds(diff, own[0], own[1], correlation)
     else:
-        p = nan
-        d = ConfidenceInterval(nan, nan, level, name, nan, nan)
-    log_name = "delta method (case influence, log scale)"
-    if np.isfinite(diff) and value > 0 and reference > 0:
+        low, high = diff - z * se, diff + z * se
+    low, high = max(-span, low), min(span, high)
+    half = (diff - low) if diff >= 0 else (high - diff)  # the side toward no difference
+    p = float(2 * norm.sf(abs(diff) * z / half)) if half > 0 else (1.0 if diff == 0 else 0.0)
+    d = ConfidenceInterval(low, high, level, name, diff, se)
+    if value > 0 and reference > 0:
         scaled = reference_sums / np.array([reference, reference * reference])
-        lse = (gap_variance(u / value - v_inside / reference, scaled, group, sizes, sampling) + extra[1]) ** 0.5
-        lr = float(np.log(value / reference))
-        r = ConfidenceInterval(float(np.exp(lr - z * lse)), float(np.exp(lr + z * lse)), level, log_name,
-                               value / reference, lse)
+        lse = gap_variance(u / value - v_inside / reference, scaled, group, sizes, sampling) ** 0.5
+        lr = math.log(value / reference)
+        if usable and own[0].low > 0 and own[1].low > 0:
+            lo, hi = mover_bounds(lr, own[0], own[1], correlation, math.log)
+        else:
+            lo, hi = lr - z * lse, lr + z * lse
+        r = ConfidenceInterval(math.exp(lo), math.exp(hi), level, name + ", log scale", value / reference, lse)
     else:
-        est = value / reference if np.isfinite(diff) and reference != 0 else nan
-        r = ConfidenceInterval(nan, nan, level, log_name, est, nan)
+        est = value / reference if reference != 0 else nan
+        r = ConfidenceInterval(nan, nan, level, name + ", log scale", est, nan)
     return GapEstimate(d, r, p)
-
-
-def boundary_variance(u: np.ndarray, own: ConfidenceInterval) -> float:
-    """The variance a group's influences ``u`` miss next to its own interval ``own``:
-    max(0, se_own^2 - Var(u)), se_own = (high - low) / (2 z).
-
-    At the edge of a measure's range (a recall of 9/9, an AUC of 1) every case's influence is 0, so
-    the delta method says a group is known exactly; the group's own interval (Wilson, score or logit
-    intervals, built for the edges) says how far it may be. Adding what the influences miss keeps
-    the gap's interval at least as wide as that; inside the range, where the two agree, it adds
-    little or nothing.
-
-    >>> own = ConfidenceInterval(0.6637, 1.0, 0.95, "Wilson score", 1.0)
-    >>> round(boundary_variance(np.zeros(9), own), 6)
-    0.00736
-    """
-    if own.low is None or own.high is None or not (np.isfinite(own.low) and np.isfinite(own.high)):
-        return 0.0
-    u = np.asarray(u, dtype=np.float64)
-    var = float(max(np.dot(u, u) - u.sum() ** 2 / max(u.size, 1), 0.0))
-    se = (own.high - own.low) / (2 * z_quantile(own.level))
-    return max(0.0, se * se - var)
 
 
 def resampled_group_tables(tables: np.ndarray, n_resamples: int, seed: Any, sampling: str = "cross-sectional"
