@@ -679,7 +679,7 @@ class Evaluation:
             **self.thresholds_dict(costs=costs, prevalence=prevalence),
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
             **({} if self.binning is None else {"binning": {k: b.to_dict() for k, b in self.binning.items()}}),
-            **({} if self.by_group is None else {"groups": self.by_group.to_dict(ci=ci_level)}),
+            **({} if self.by_group is None else {"groups": self.by_group.to_dict(ci=ci_level, method=ci_method)}),
         }
 
     def thresholds_dict(self, *, costs: Any = None, prevalence: Any = None, max_lines: int = 200,

@@ -385,10 +385,12 @@ class GroupEvaluations(Mapping):
         return FairnessSummary(entries=entries, rates={k: v for k, v in rates.items()}, groups=self.names,
                                level=level, method=method, notes=notes)
 
-    def to_dict(self, metrics: Any = None, ci: float | None = None, *, gap_metrics: Any = None) -> dict[str, Any]:
-        """The table, the gaps to the overall of ``gap_metrics`` (default: the table's first metric,
-        and ROC AUC with scores) and, for a binary task, the fairness summaries, as plain Python."""
-        table = self.table(metrics, ci)
+    def to_dict(self, metrics: Any = None, ci: float | None = None, *, method: str = "analytic",
+                gap_metrics: Any = None) -> dict[str, Any]:
+        """The table (intervals at level ``ci`` by ``method``, as :meth:`table`), the gaps to the
+        overall of ``gap_metrics`` (default: the table's first metric, and ROC AUC with scores) and,
+        for a binary task, the fairness summaries, as plain Python."""
+        table = self.table(metrics, ci, method=method)
         level = 0.95 if ci is None else ci
         if gap_metrics is None:
             gap_metrics = [table.metrics[0]] + (["roc_auc"] if self.overall.rankings is not None
