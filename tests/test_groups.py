@@ -296,17 +296,21 @@ def test_fairness_bootstrap_is_over_cells_and_seeded():
     p = rng.integers(0, 2, n)
     g = rng.choice(["a", "b"], n)
     bg = clfeval.evaluate(y, p, groups=g).by_group
-    a = bg.fairness(n_resamples=300, seed=1)
-    b = bg.fairness(n_resamples=300, seed=1)
-    c = bg.fairness(n_resamples=300, seed=2)
+    a = bg.fairness(method="bootstrap", n_resamples=300, seed=1)
+    b = bg.fairness(method="bootstrap", n_resamples=300, seed=1)
+    c = bg.fairness(method="bootstrap", n_resamples=300, seed=2)
     assert a.entries == b.entries and a.entries != c.entries
-    # independent random predictions: the true parity difference is 0; max - min is positive
+    # independent random predictions: the true parity difference is 0; max - min is positive and
+    # the bootstrap interval misses 0, the simultaneous limits do not
     dp = a.entries["demographic_parity_difference"]
-    assert 0 <= dp["low"] < dp["high"] < 0.1
+    assert 0 < dp["low"] < dp["high"] < 0.1
+    assert bg.fairness().entries["demographic_parity_difference"]["low"] == 0.0
     w = bg.overall  # weighted rows: no interval, said so
     ev_w = clfeval.evaluate(y, p, sample_weight=np.full(n, 0.5), groups=g)
     fw = ev_w.by_group.fairness()
     assert np.isnan(fw.entries["demographic_parity_difference"]["low"]) and "weights" in fw.notes[0]
+    with pytest.raises(ValueError, match="method must be 'simultaneous' or 'bootstrap'"):
+        bg.fairness(method="percentile")
     assert fw["demographic_parity_difference"] == pytest.approx(a["demographic_parity_difference"], rel=1e-15)
     assert w.task == "binary"
 
@@ -473,3 +477,22 @@ def test_a_categorical_column_keeps_its_categories_order():
     assert keys.sizes.tolist() == [2, 1, 1, 1]
     bg = clfeval.evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1], groups=pd.Series(size), group_missing="keep").by_group
     assert bg.names == ["small", "medium", "large", "(missing)"] and bg["small"].report.overall["accuracy"] == 1.0
+
+
+
+def test_fairness_limits_from_simultaneous_wilson_intervals():
+    """Two groups, selection rates 10/100 and 30/100: each group's Wilson interval at 1 - 0.05 / 2
+    (Bonferroni over the groups); max - min lies in [l_b - u_a, u_b - l_a], min / max in [l_a / u_b, u_a / l_b]."""
+    from clfeval.uncertainty import proportion_ci
+
+    y = np.zeros(200, int)
+    p = np.zeros(200, int)
+    p[:10] = 1
+    p[100:130] = 1
+    g = np.repeat(["a", "b"], 100)
+    f = clfeval.evaluate(y, p, labels=[0, 1], pos_label=1, groups=g).by_group.fairness()
+    a, b = proportion_ci(10, 100, level=0.975), proportion_ci(30, 100, level=0.975)
+    dp, ratio = f.entries["demographic_parity_difference"], f.entries["demographic_parity_ratio"]
+    assert (dp["value"], dp["low"], dp["high"]) == pytest.approx((0.2, b.low - a.high, b.high - a.low), rel=1e-14)
+    assert (ratio["low"], ratio["high"]) == pytest.approx((a.low / b.high, a.high / b.low), rel=1e-14)
+    assert np.isnan(f.entries["equal_opportunity_difference"]["value"])  # no positives: no TPR

@@ -53,6 +53,7 @@ from clfeval.uncertainty.group_gaps import (
     GROUP_SAMPLING,
     gap_estimate,
     resampled_group_tables,
+    spread_limits,
 )
 from clfeval.uncertainty.multiplicity import holm_adjusted
 
@@ -341,13 +342,15 @@ class GroupEvaluations(Mapping):
             higher_is_better=m.higher_is_better, notes=notes, omitted=omitted,
         )
 
-    def fairness(self, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0,
-                 sampling: str = "cross-sectional") -> FairnessSummary:
+    def fairness(self, level: float = 0.95, *, method: str = "simultaneous", n_resamples: int = 1000,
+                 seed: Any = 0, sampling: str = "cross-sectional") -> FairnessSummary:
         """fairlearn's summaries of a binary task across groups (the positive class's selection rate,
         TPR and FPR per group; max - min and min / max; groups where a rate is undefined are left
-        out), each with a percentile interval from ``n_resamples`` bootstrap replicates of the groups'
-        count cells (``sampling`` as in :meth:`gaps`). Weighted rows get no interval (the cells'
-        weights cannot be resampled as counts).
+        out), each with an interval at ``level``: ``method="simultaneous"`` (the default; limits from
+        simultaneous Wilson intervals of the groups' rates, valid when the groups are equal too:
+        :func:`clfeval.uncertainty.group_gaps.spread_limits`) or ``"bootstrap"`` (percentile intervals
+        of ``n_resamples`` replicates of the groups' count cells, ``sampling`` as in :meth:`gaps`; they
+        miss 0 when the groups' rates are equal). Weighted rows get no interval.
 
         >>> import clfeval
         >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], [0, 1, 1, 1, 0, 0], groups=list("aaabbb"))
@@ -360,30 +363,35 @@ class GroupEvaluations(Mapping):
                              "are defined for a binary task; compare groups with gaps() instead.")
         if sampling not in GROUP_SAMPLING:
             raise ValueError(f"sampling must be one of {GROUP_SAMPLING}, got {sampling!r}.")
+        if method not in ("simultaneous", "bootstrap"):
+            raise ValueError(f"method must be 'simultaneous' or 'bootstrap', got {method!r}.")
         pos = ov.positive_index
         tables = np.stack([np.asarray(e.confusion.counts) for e in self._evaluations])
         rates = _fairness_rates(tables, pos)
         entries = {name: {"value": value, "low": float("nan"), "high": float("nan"),
                           "definition": FAIRNESS_DEFINITIONS[name]} for name, value in _summaries(rates).items()}
         notes: list[str] = []
-        method = f"percentile bootstrap, {n_resamples} replicates of the groups' count cells ({sampling})"
         if tables.dtype.kind not in "iu":
-            notes.append("sample weights: the summaries have no interval (a bootstrap over count cells "
-                         "resamples cases, which weighted cells do not count).")
-            method = "none (weighted rows)"
+            notes.append("sample weights: the summaries have no interval (their limits count cases, which "
+                         "weighted cells do not).")
+            label = "none (weighted rows)"
+        elif method == "simultaneous":
+            _simultaneous_limits(entries, tables, pos, level)
+            label = ("simultaneous Wilson intervals of every group's rate (Bonferroni over the groups): valid "
+                     "when the groups are equal too, conservative")
         else:
             reps = resampled_group_tables(tables, n_resamples, seed, sampling)
-            rep_summaries = _summaries(_fairness_rates(reps, pos))
             a = (1 - level) / 2
-            for name, values in rep_summaries.items():
+            for name, values in _summaries(_fairness_rates(reps, pos)).items():
                 v = np.asarray(values, dtype=np.float64)
                 v = v[np.isfinite(v)]
                 if v.size:
                     entries[name]["low"], entries[name]["high"] = (float(x) for x in np.quantile(v, [a, 1 - a]))
+            label = f"percentile bootstrap, {n_resamples} replicates of the groups' count cells ({sampling})"
             notes.append("max - min across groups is biased upwards when the groups' true rates are equal; "
-                         "its interval then tends to exclude 0 (see clfeval.uncertainty.group_gaps).")
+                         "a bootstrap interval then excludes 0 nearly always (method='simultaneous' does not).")
         return FairnessSummary(entries=entries, rates={k: v for k, v in rates.items()}, groups=self.names,
-                               level=level, method=method, notes=notes)
+                               level=level, method=label, notes=notes)
 
     def to_dict(self, metrics: Any = None, ci: float | None = None, *, method: str = "analytic",
                 gap_metrics: Any = None) -> dict[str, Any]:
@@ -446,6 +454,24 @@ def _summaries(rates: dict[str, np.ndarray]) -> dict[str, Any]:
         "equal_opportunity_difference": tpr[0], "equal_opportunity_ratio": tpr[1],
     }
     return {k: float(v) if np.ndim(v) == 0 else v for k, v in out.items()}
+
+
+def _simultaneous_limits(entries: dict[str, dict[str, Any]], tables: np.ndarray, pos: int, level: float) -> None:
+    """The fairness summaries' limits from simultaneous Wilson intervals (spread_limits), in place."""
+    neg = 1 - pos
+    tp, fp, fn, tn = tables[:, pos, pos], tables[:, neg, pos], tables[:, pos, neg], tables[:, neg, neg]
+    sr = spread_limits(tp + fp, tp + fp + fn + tn, level)
+    both = int(((tp + fn) > 0).sum() + ((fp + tn) > 0).sum())  # equalized odds: TPR and FPR together
+    tpr, fpr = spread_limits(tp, tp + fn, level, both), spread_limits(fp, fp + tn, level, both)
+    tpr_alone = spread_limits(tp, tp + fn, level)
+    limits = {
+        "demographic_parity_difference": sr[:2], "demographic_parity_ratio": sr[2:],
+        "equalized_odds_difference": (max(tpr[0], fpr[0]), max(tpr[1], fpr[1])),
+        "equalized_odds_ratio": (min(tpr[2], fpr[2]), min(tpr[3], fpr[3])),
+        "equal_opportunity_difference": tpr_alone[:2], "equal_opportunity_ratio": tpr_alone[2:],
+    }
+    for name, (low, high) in limits.items():
+        entries[name]["low"], entries[name]["high"] = float(low), float(high)
 
 
 def _undefined_notes(chosen: list[GroupMetric], values: np.ndarray, ev: Any) -> list[str]:

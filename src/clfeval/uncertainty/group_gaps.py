@@ -25,12 +25,12 @@ excludes 0 exactly when p < 1 - level), and
 :func:`clfeval.uncertainty.multiplicity.holm_adjusted` adjusts the groups' p-values together (Holm 1979).
 
 **Fairness summaries (max - min and min / max across groups).** These are not smooth at ties
-between groups, so the delta method does not apply. Their intervals are percentile intervals of a
-bootstrap over the groups' count cells (multinomial over every group's cells with the total fixed,
-or within each group with its size fixed), never over rows. They are non-regular: when the
-groups' true rates are equal, max - min is biased upwards and its interval tends to exclude 0 (it
-covers 0 only when the estimate itself is small); away from ties it behaves like the interval of
-one difference. ``benchmarks/coverage.py`` measures both.
+between groups, so the delta method does not apply, and a bootstrap is no cure: when the groups'
+true rates are equal, max - min is biased upwards and a percentile interval of a bootstrap over
+the groups' count cells (:func:`resampled_group_tables`) excludes 0 nearly always
+(``benchmarks/group_coverage.py``: 0-34% at ties). The default limits are
+:func:`spread_limits`: simultaneous Wilson intervals of every group's rate, valid at ties and away
+from them, conservative; the bootstrap stays available for comparison.
 
 >>> round(gap_variance(np.array([0.1, -0.1]), np.array([[0.0, 0.0], [0.0, 0.08]]), 0, np.array([2, 2])), 6)
 0.1
@@ -178,6 +178,34 @@ def gap_estimate(value: float, reference: float, u: np.ndarray, v_inside: np.nda
         est = value / reference if reference != 0 else nan
         r = ConfidenceInterval(nan, nan, level, name + ", log scale", est, nan)
     return GapEstimate(d, r, p)
+
+
+def spread_limits(successes: Any, totals: Any, level: float, n_intervals: int | None = None
+                  ) -> tuple[float, float, float, float]:
+    """Limits of max - min and of min / max of the groups' true rates ``successes / totals``
+    (groups with no trials left out), from simultaneous Wilson intervals of each group's rate
+    (Bonferroni over ``n_intervals``, default the groups): when every group's interval holds its rate,
+    max - min lies in [max(0, max l - min u), max u - min l] and min / max in
+    [min l / max u, min(1, min u / max l)], so the limits hold with probability at least ``level``,
+    at ties between groups too (where max - min is non-regular and a bootstrap interval misses 0).
+    Conservative: each group's interval is wider than a single 95% interval.
+
+    >>> [round(x, 4) for x in spread_limits([10, 30], [100, 100], 0.95)]
+    [0.0214, 0.3595, 0.1238, 0.8975]
+    """
+    from clfeval.uncertainty.proportions import proportion_ci
+
+    x, n = np.asarray(successes, dtype=np.float64), np.asarray(totals, dtype=np.float64)
+    keep = n > 0
+    if not keep.any():
+        return (float("nan"),) * 4
+    m = int(keep.sum()) if n_intervals is None else int(n_intervals)
+    ci = proportion_ci(x[keep], n[keep], level=1 - (1 - check_level(level)) / max(m, 1))
+    low, high = np.asarray(ci.low, dtype=np.float64), np.asarray(ci.high, dtype=np.float64)
+    d_low, d_high = max(0.0, float(low.max() - high.min())), float(high.max() - low.min())
+    r_low = float(low.min() / high.max()) if high.max() > 0 else float("nan")
+    r_high = min(1.0, float(high.min() / low.max())) if low.max() > 0 else 1.0
+    return d_low, d_high, r_low, r_high
 
 
 def resampled_group_tables(tables: np.ndarray, n_resamples: int, seed: Any, sampling: str = "cross-sectional"
