@@ -253,9 +253,11 @@ def _print_gaps(gaps: Any, console: Any, digits: int, limit: int, more: str, tas
     compared = sum(1 for r in rows if r["pvalue"] is not None and not math.isnan(r["pvalue"]))
     head = (f"{metric_title(gaps.metric)} of each group against the {_esc(gaps.reference)} "
             f"({format_value(gaps.reference_value, digits)}), worst first")
-    captions = [f"difference = group - {gaps.reference}, ratio = group / {gaps.reference}; {pct} CI by the delta method "
-                f"on each case's influence (each group is part of the {gaps.reference}); p tests no difference, "
-                f"Holm-adjusted over the {compared} group{'s' if compared != 1 else ''} compared"]
+    captions = [f"difference = group - {gaps.reference}, ratio = group / {gaps.reference}; {pct} CI: MOVER limits "
+                f"from each number's own interval, correlated by each case's influence (each group is part of the "
+                f"{gaps.reference}); p tests no difference, Holm-adjusted over the {compared} "
+                f"group{'s' if compared != 1 else ''} compared"]
+    captions += [f"note: {note}" for note in gaps.notes]
     hidden = len(rows) - len(shown) + gaps.omitted
     if hidden:
         captions.append(_hidden_caption(hidden, gaps.omitted, len(rows), more, ""))
