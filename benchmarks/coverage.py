@@ -1,6 +1,9 @@
 #!/usr/bin/env python
 """How often clfeval's nominal 95% intervals contain the true value: a simulation as a user's data behave.
 
+(Evaluation by group, ``evaluate(..., groups=g).by_group``: each group's intervals, the gaps between
+groups and the fairness summaries, has its own simulation, ``benchmarks/group_coverage.py``.)
+
 Each design draws many test sets from a known population and asks ``Evaluation.intervals`` for
 every interval of the report, with every method (``analytic``, ``bootstrap``, ``bca``), then counts
 how often each interval holds the population value.
