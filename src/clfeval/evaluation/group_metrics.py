@@ -6,7 +6,9 @@ rate or area (``"recall"``, ``"f1"``, ``"roc_auc"``, ``"selection_rate"``), opti
 scope after a dot: an average (``"f1.macro"``, ``"recall.weighted"``, ``"precision.micro"``) or a
 class (``"recall.malignant"``). Without a scope a per-class number is the positive class's in a
 binary task and the macro average otherwise. ``selection_rate`` (fairlearn's name) is the share
-predicted positive, the registry's ``predicted_positive_rate``.
+predicted positive, the registry's ``predicted_positive_rate``. In a multilabel evaluation the
+classes are the labels (``"recall.<label>"``, ``"f1.macro"`` over labels), and the overall numbers
+are the subset accuracy (``"accuracy"``: every label right), its error rate and the Hamming loss.
 
 >>> import clfeval
 >>> ev = clfeval.evaluate(["a", "b", "b", "a", "b"], ["a", "b", "a", "a", "b"], pos_label="b")
@@ -26,7 +28,15 @@ from clfeval.formulas import measures as fm
 from clfeval.formulas.measure_registry import MEASURES, Measure, resolve
 from clfeval.stats._result import ConfidenceInterval
 from clfeval.uncertainty.confusion_measures import nan_average
-from clfeval.uncertainty.influence import area_influences, cell_gradients
+from clfeval.uncertainty.influence import (
+    DELTA_CASES,
+    MULTILABEL_ROW_MEANS,
+    area_influences,
+    cell_gradients,
+    influence_interval,
+    label_table_influences,
+    multilabel_row_influences,
+)
 from clfeval.uncertainty.proportions import KISH, proportion_ci
 
 __all__ = ["GroupMetric", "group_metric", "default_metrics", "SCOPES"]
@@ -82,8 +92,7 @@ class GroupMetric:
         """The number in the Evaluation ``ev`` (NaN where it is undefined)."""
         name = self.measure.name
         if not self.measure.in_report:
-            tp, fp, fn, tn = (np.asarray(a, dtype=np.float64)[self.class_index] for a in
-                              fm.one_vs_rest(np.asarray(ev.confusion.counts, dtype=np.float64)))
+            tp, fp, fn, tn = (a[self.class_index] for a in _per_class_counts(ev))
             return float(self.measure.formula(tp, fp, fn, tn))
         report = ev.report
         if self.scope == "overall":
@@ -98,11 +107,15 @@ class GroupMetric:
                  n_resamples: int = 2000, seed: Any = 0) -> ConfidenceInterval:
         """Its confidence interval in ``ev`` (:meth:`Evaluation.ci <clfeval.evaluation.Evaluation.ci>`
         with these arguments; Wilson for the selection rate, over Kish's effective number of cases
-        with sample weights)."""
+        with sample weights; the delta method on each case's influence for Youden's J)."""
+        if self.measure.name == "youden_j":  # recall + specificity - 1: not a proportion
+            if ev.cases is None:
+                raise ValueError("Youden's J's interval is from each case's influence, which a stream does not "
+                                 "keep: evaluate the rows in memory (clfeval.evaluate).")
+            return influence_interval(self.value(ev), self.influences(ev), level, DELTA_CASES, self.bounds)
         if not self.measure.in_report:
-            cm = np.asarray(ev.confusion.counts, dtype=np.float64)
-            c = self.class_index
-            x, n = float(cm[:, c].sum()), float(cm.sum())
+            tp, fp, fn, tn = (float(a[self.class_index]) for a in _per_class_counts(ev))
+            x, n = tp + fp, tp + fp + fn + tn
             method_suffix = ""
             if ev.sample_weight is not None:
                 w = np.asarray(ev.sample_weight, dtype=np.float64)
@@ -119,14 +132,24 @@ class GroupMetric:
 
     def influences(self, ev: Any) -> np.ndarray:
         """Each case's influence on the number (the weighted derivative, as in
-        :mod:`clfeval.uncertainty.influence`), in the order of ``ev.cases``: (n,)."""
+        :mod:`clfeval.uncertainty.influence`), in the order of ``ev.cases``: (n,).
+
+        Multilabel: a rate or its average over labels is a function of the label tables, and a case's
+        influence sums its gradient over the case's cell in every label's table
+        (:func:`~clfeval.uncertainty.influence.label_table_influences`); the subset accuracy, its error
+        rate and the Hamming loss are means over cases
+        (:func:`~clfeval.uncertainty.influence.multilabel_row_influences`); a number the multilabel
+        report lacks (MCC, kappa, balanced accuracy) is a ValueError that lists those available.
+
+        >>> import clfeval
+        >>> ev = clfeval.evaluate([[1, 0], [0, 1], [1, 1]], [[1, 0], [0, 0], [1, 1]])
+        >>> group_metric(ev, "recall.micro").influences(ev).round(4).tolist()
+        [0.0625, -0.1875, 0.125]
+        """
         cases = ev.cases
         if cases is None:
             raise ValueError("intervals of gaps between groups need each case (the rows): evaluate the rows "
                              "in memory (clfeval.evaluate); a stream keeps counts only.")
-        if ev.task == "multilabel":
-            raise ValueError("gaps between groups are not available for multilabel evaluations yet; the "
-                             "per-group table (by_group.table) is.")
         if self.measure.kind == "area":
             rankings = list(ev.rankings.values())
             data = area_influences(cases, rankings, ev.micro, self.measure.name)
@@ -136,6 +159,8 @@ class GroupMetric:
             if key not in data:
                 return np.full(cases.n, np.nan)
             return data[key][1]
+        if ev.task == "multilabel":
+            return self._label_influences(ev)
         cm = np.asarray(ev.confusion.counts, dtype=np.float64)
         k = cm.shape[0]
         g = np.zeros(k * k)
@@ -147,15 +172,34 @@ class GroupMetric:
             pred = np.where(cases.column(i) >= ev.threshold, i, 1 - i)
         return cases.weighted(g[cases.true * k + pred])
 
+    def _label_influences(self, ev: Any) -> np.ndarray:
+        """:meth:`influences` of a multilabel evaluation: a number of the label tables through their
+        cells (each case sits in one cell of every label's table), an overall number as a mean over
+        cases."""
+        name = self.measure.name
+        if self.scope != "overall":
+            return label_table_influences(self._of_tables(ev), ev.confusion.sklearn_layout(), ev.cases)
+        if name not in MULTILABEL_ROW_MEANS:
+            rates = ", ".join(n for n, mm in MEASURES.items() if mm.kind == "per_class" and mm.in_report)
+            raise ValueError(
+                f"{self.key!r} is not defined for a multilabel evaluation (its report has no {name}; every group's "
+                f"value is NaN), so it has no gaps. A multilabel evaluation has gaps of "
+                f"{', '.join(MULTILABEL_ROW_MEANS)} (accuracy: every label right); of {rates} per label (e.g. "
+                f"'recall.<label>') or averaged over labels (micro, macro, weighted, e.g. 'f1.macro'); of "
+                f"'selection_rate.<label>' and 'youden_j.<label>'; and, with scores, of roc_auc and average_precision.")
+        return multilabel_row_influences(ev.per_sample, len(ev.names), ev.cases.weight, name)[1]
+
     def _of_tables(self, ev: Any) -> Any:
         """The number as a batched function of (..., k, k) tables, as the report computes it
-        (classes where a rate is undefined are left out of its averages)."""
+        (classes where a rate is undefined are left out of its averages); of (..., L, 2, 2) label
+        tables for a multilabel evaluation."""
         if self.measure.kind == "overall":
             return self.measure.formula
         formula, scope, c = self.measure.formula, self.scope, self.class_index
+        counts = _label_counts if ev.task == "multilabel" else fm.one_vs_rest
 
         def of_tables(t: np.ndarray) -> np.ndarray:
-            tp, fp, fn, tn = fm.one_vs_rest(t)
+            tp, fp, fn, tn = counts(t)
             if scope == "class":
                 return formula(tp[..., c], fp[..., c], fn[..., c], tn[..., c])
             if scope == "micro":
@@ -163,6 +207,23 @@ class GroupMetric:
             return nan_average(formula(tp, fp, fn, tn), None if scope == "macro" else tp + fn)
 
         return of_tables
+
+
+def _label_counts(t: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(tp, fp, fn, tn), each (..., L), of multilabel tables (..., L, 2, 2) laid out [[tn, fp], [fn, tp]]:
+    the one-vs-rest counts of each table's second class (the label present).
+
+    >>> [a.tolist() for a in _label_counts(np.array([[[5, 1], [2, 3]]]))]
+    [[3], [1], [2], [5]]
+    """
+    return tuple(a[..., 1] for a in fm.one_vs_rest(t))
+
+
+def _per_class_counts(ev: Any) -> tuple[np.ndarray, ...]:
+    """(tp, fp, fn, tn) of each class (each label of a multilabel evaluation) of ``ev``, as floats."""
+    if ev.task == "multilabel":
+        return _label_counts(np.asarray(ev.confusion.sklearn_layout(), dtype=np.float64))
+    return fm.one_vs_rest(np.asarray(ev.confusion.counts, dtype=np.float64))
 
 
 def group_metric(ev: Any, key: str) -> GroupMetric:

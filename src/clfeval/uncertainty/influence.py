@@ -53,6 +53,10 @@ __all__ = [
     "linearized_variance",
     "area_interval",
     "multilabel_influence_intervals",
+    "label_cells",
+    "label_table_influences",
+    "MULTILABEL_ROW_MEANS",
+    "multilabel_row_influences",
 ]
 
 # Relative step of the central differences (truncation ~ eps^2, rounding ~ 1e-16 / eps).
@@ -392,6 +396,64 @@ def _mean_of_rows(values: np.ndarray, weight: np.ndarray | None) -> tuple[float,
     return est, np.where(keep, wk * (values - est) / total, 0.0)
 
 
+def label_cells(cases: Cases) -> np.ndarray:
+    """(n, L) flat index of each case's cell in every label's table, for (L, 2, 2) multilabel tables
+    laid out [[tn, fp], [fn, tp]]: 4 l + 2 true + predicted.
+
+    >>> label_cells(Cases(np.array([[True, False]]), np.array([[True, True]]), None, None)).tolist()
+    [[3, 5]]
+    """
+    assert cases.pred is not None
+    return np.arange(cases.true.shape[1]) * 4 + 2 * cases.true + cases.pred
+
+
+def label_table_influences(func: Callable[[np.ndarray], Any], tables: np.ndarray, cases: Cases) -> np.ndarray:
+    """Each case's influence (n,) on ``func`` of the multilabel tables ``tables`` (L, 2, 2) [[tn, fp],
+    [fn, tp]] (weight totals): w_i times the sum over labels of the gradient of ``func`` at the cell
+    case i falls in for that label (:func:`label_cells`; gradients by :func:`cell_gradients`, so
+    ``func`` maps (..., L, 2, 2) to (...)). A case sits in every label's table, so the labels'
+    correlation is kept.
+
+    >>> cases = Cases(np.array([[1, 0], [1, 1], [0, 1]], bool), np.array([[1, 0], [0, 1], [0, 1]], bool), None, None)
+    >>> t = np.array([[[1.0, 0.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 2.0]]])
+    >>> micro_recall = lambda x: x[..., 1, 1].sum(axis=-1) / x[..., 1, :].sum(axis=(-2, -1))
+    >>> label_table_influences(micro_recall, t, cases).round(6).tolist()
+    [0.0625, -0.125, 0.0625]
+    """
+    tables = np.asarray(tables, dtype=np.float64)
+    g = np.zeros(tables.size)
+    for idx, grads in cell_gradients(func, tables, cell_ndim=3):
+        g[idx] = grads[None][0]
+    return cases.weighted(g[label_cells(cases)].sum(axis=1))
+
+
+#: the overall numbers of a multilabel report that are (weighted) means over cases
+MULTILABEL_ROW_MEANS = ("accuracy", "error_rate", "hamming_loss")
+
+
+def multilabel_row_influences(per_sample: np.ndarray, n_labels: int, weight: np.ndarray | None, name: str
+                              ) -> tuple[float, np.ndarray]:
+    """(estimate, each case's influence (n,)) of an overall multilabel number of
+    :data:`MULTILABEL_ROW_MEANS`, a weighted mean over cases of each case's value: "accuracy" (subset
+    accuracy: 1 where every label is right), "error_rate" (1 - it) or "hamming_loss" (the share of
+    the case's labels that are wrong). ``per_sample``: (n, 3) counts of (tp, fp, fn) per case.
+
+    >>> e, u = multilabel_row_influences(np.array([[1, 0, 0], [0, 1, 1]]), 2, None, "hamming_loss")
+    >>> e, u.tolist()
+    (0.5, [-0.25, 0.25])
+    """
+    wrong = per_sample[:, 1].astype(np.float64) + per_sample[:, 2]
+    if name == "accuracy":
+        values = wrong == 0
+    elif name == "error_rate":
+        values = wrong > 0
+    elif name == "hamming_loss":
+        values = wrong / n_labels
+    else:
+        raise ValueError(f"{name!r} is not a mean over cases of a multilabel task; one of {MULTILABEL_ROW_MEANS}.")
+    return _mean_of_rows(np.asarray(values, dtype=np.float64), weight)
+
+
 def multilabel_influence_intervals(
     cases: Cases, tables: np.ndarray, per_sample: np.ndarray, level: float, beta: float | None
 ) -> tuple[dict[str, dict[str, ConfidenceInterval]], dict[str, ConfidenceInterval], list[str]]:
@@ -414,7 +476,7 @@ def multilabel_influence_intervals(
     est = {key: float(v[0]) for key, v in _label_table_metrics(tables[None], beta).items()}
     exact = label_table_gradients(tables, beta)
     grads = {key: exact[key].reshape(-1) for key in est}
-    cell = np.arange(L) * 4 + 2 * cases.true + cases.pred  # (n, L) flat cell of each case and label
+    cell = label_cells(cases)  # (n, L) flat cell of each case and label
     averages: dict[str, dict[str, ConfidenceInterval]] = {}
     for (avg, name), e in est.items():
         u = cases.weighted(grads[avg, name][cell].sum(axis=1))
@@ -424,11 +486,11 @@ def multilabel_influence_intervals(
         e, u = _mean_of_rows(v, cases.weight)
         averages.setdefault("samples", {})[name] = influence_interval(e, u, level, DELTA_CASES)
     w = np.ones(cases.n) if cases.weight is None else cases.weight
-    total, n_eff = float(w.sum()), float(w.sum() ** 2 / np.dot(w, w))
-    exact = float(np.dot(w, (fp + fn) == 0) / total)
+    n_eff = float(w.sum() ** 2 / np.dot(w, w))
+    exact = multilabel_row_influences(per_sample, L, cases.weight, "accuracy")[0]
     acc = proportion_ci(exact * n_eff, n_eff, level=level)
     how = acc.method + ("" if cases.weight is None else KISH)
-    e, u = _mean_of_rows((fp + fn) / L, cases.weight)
+    e, u = multilabel_row_influences(per_sample, L, cases.weight, "hamming_loss")
     overall = {
         "accuracy": ConfidenceInterval(float(acc.low), float(acc.high), level, how, exact),
         "error_rate": ConfidenceInterval(1.0 - float(acc.high), 1.0 - float(acc.low), level, how, 1.0 - exact),
