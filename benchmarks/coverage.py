@@ -11,7 +11,8 @@ how often each interval holds the population value.
 * binary: labels drawn with prevalence 0.1 or 0.5, so **class totals vary from test set to test
   set** (a cross-sectional sample); scores N(0, 1) for negatives and N(d, 1) for positives with
   d chosen for a true ROC AUC of 0.75 or 0.9 (AUC = Phi(d / sqrt 2)); predictions
-  ``score >= d / 2``; n = 60, 100, 300, 1000.
+  ``score >= d / 2``; n = 60, 100, 300, 1000, and at prevalence 0.1 also n = 20 and 40 (2 and 4
+  expected positives).
 * 3 classes: class shares 0.5, 0.3, 0.2; scores the softmax of N(1.5 e_y, I); predictions the
   highest score; n = 150, 600.
 
@@ -104,6 +105,8 @@ def _multiclass(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarra
 
 def designs() -> list[Design]:
     out = [Design(f"b-{p}-{a}-{n}", 2, p, a, n) for p in (0.1, 0.5) for a in (0.75, 0.9) for n in (60, 100, 300, 1000)]
+    # 2 and 4 expected positives: where the delta method's F1 and MCC intervals failed (77-88%)
+    out += [Design(f"b-0.1-{a}-{n}", 2, 0.1, a, n) for a in (0.75, 0.9) for n in (20, 40)]
     return out + [Design(f"m3-{n}", 3, float("nan"), float("nan"), n) for n in (150, 600)]
 
 

@@ -808,7 +808,8 @@ def test_confusion_intervals_of_one_class_undefined_classes_and_bootstrap_names(
         one = confusion_intervals(np.array([[5]]))["averages"]["micro"]
         assert all(math.isnan(one[name].low) and math.isnan(one[name].high) for name in ("fallout", "specificity"))
         f1 = confusion_intervals(np.array([[5, 0], [0, 0]]))["per_class"]["f1"]  # class 1 never seen nor predicted
-        assert math.isnan(f1.estimate[1]) and math.isnan(f1.standard_error[1]) and not math.isnan(f1.estimate[0])
+        assert math.isnan(f1.estimate[1]) and math.isnan(f1.low[1]) and not math.isnan(f1.estimate[0])
+        assert f1.standard_error is None  # a score interval, not estimate +/- z se
         boot = confusion_intervals(np.array([[5, 2], [1, 4]]), method="bootstrap", n_resamples=200, seed=0)
     assert boot["per_class"]["recall"].method.endswith(", cross-sectional, B=200)")
 
@@ -818,3 +819,23 @@ def test_a_negative_count_is_located_at_its_cell():
 
     with pytest.raises(ValueError, match=r"^counts must be non-negative; found -4 at \(1, 1\)\.$"):
         check_table(np.array([[3, 0], [2, -4]]))
+
+
+def test_area_averages_of_few_cases_reach_the_classes_limits_or_have_none():
+    """Binary, 20 cases: the macro ROC AUC is the class's AUC, so its interval is at least the class's
+    (the influence interval alone covered 72% at 2 positives); one positive: no interval, said so."""
+    import clfeval
+
+    rng = np.random.default_rng(8)
+    y = np.r_[np.zeros(17, int), np.ones(3, int)]
+    s = rng.normal(size=20) + 1.5 * y
+    d = clfeval.evaluate(y, y_score=s, threshold=0.7).intervals()
+    cls = d["per_class"]["roc_auc"]
+    for avg in ("macro", "weighted"):
+        ci = d["averages"][avg]["roc_auc"]
+        assert ci.low <= cls.low[1] + 1e-12 and ci.high >= cls.high[1] - 1e-12
+        assert "widened to the average of each class's limits" in ci.method
+    y1 = np.r_[np.zeros(19, int), np.ones(1, int)]
+    d1 = clfeval.evaluate(y1, y_score=s, threshold=0.7).intervals()
+    assert np.isnan(d1["averages"]["macro"]["roc_auc"].low) and np.isnan(d1["averages"]["macro"]["average_precision"].low)
+    assert any(n.startswith("roc_auc: no interval for class") for n in d1["notes"])

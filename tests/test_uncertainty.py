@@ -334,21 +334,23 @@ def test_layout_and_methods():
     for name, ci in d["per_class"].items():
         assert isinstance(ci, ConfidenceInterval) and ci.low.shape == ci.high.shape == (3,)
         assert np.all(ci.low <= ci.estimate) and np.all(ci.estimate <= ci.high)
-        assert ci.method == (f"{DELTA}, logit scale, cells + 1/3" if name == "f1" else "Wilson score")
+        assert ci.method == ("Wilson score interval of TP / (TP + FP + FN), mapped to F1 = 2J / (1 + J)"
+                             if name == "f1" else "Wilson score")
     for avg in d["averages"].values():
         for ci in avg.values():
             assert isinstance(ci.low, float) and ci.low <= ci.estimate <= ci.high
     assert d["overall"]["accuracy"].method == "Wilson score"
     for name in ("mcc", "kappa"):
         assert d["overall"][name].method == f"{DELTA}, Fisher z scale, cells + 1/3"
-    mover = "MOVER from each class's Wilson score interval"
+    mover = "MOVER from each class's interval (Wilson score)"
     assert d["overall"]["balanced_accuracy"].method == d["averages"]["macro"]["recall"].method == mover
     assert d["averages"]["weighted"]["recall"].method == "Wilson score (weighted recall = accuracy)"
-    assert d["averages"]["macro"]["f1"].method == f"{DELTA}, logit scale, cells + 1/3"
     for avg in ("macro", "weighted"):
         for name in ("precision", "specificity", "npv", "fallout"):
             union = f"{DELTA}, logit scale, cells + 1/3 or {mover}, whichever reaches further"
             assert d["averages"][avg][name].method == union
+        f_mover = f"MOVER from each class's interval ({d['per_class']['f1'].method})"
+        assert d["averages"][avg]["f1"].method == f"{DELTA}, logit scale, cells + 1/3 or {f_mover}, whichever reaches further"
     assert d["notes"] == []
 
 

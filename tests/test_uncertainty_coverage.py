@@ -58,17 +58,43 @@ def test_wilson_recall_coverage():
     assert _in_band(share, sims)
 
 
-def test_delta_f1_and_mcc_coverage():
+def test_f1_and_mcc_coverage():
     rng = np.random.default_rng(7)
     n, sims = 400, 1000
     tables = rng.multinomial(n, P2.ravel(), size=sims).reshape(sims, 2, 2)
     d = confusion_intervals(tables)  # analytic, batched over the simulations
     truth = _truth(P2)
     f1 = d["per_class"]["f1"]
-    share_f1 = _report("delta F1 (n=400)", (f1.low[:, 1] <= truth["f1"]) & (truth["f1"] <= f1.high[:, 1]))
+    share_f1 = _report("F1 (n=400)", (f1.low[:, 1] <= truth["f1"]) & (truth["f1"] <= f1.high[:, 1]))
     mcc = d["overall"]["mcc"]
     share_mcc = _report("delta MCC (n=400)", (mcc.low <= truth["mcc"]) & (truth["mcc"] <= mcc.high))
     assert _in_band(share_f1, sims) and _in_band(share_mcc, sims)
+
+
+@pytest.mark.parametrize("n, cells, beta", [
+    (20, (0.8172, 0.1064, 0.0286, 0.0464), None),  # group C of benchmarks/group_coverage.py: 1.5 positives
+    (20, (0.8172, 0.1064, 0.0286, 0.0464), 2.0),
+    (20, (0.7560, 0.1440, 0.0450, 0.0550), None),  # 2 positives, TPR 0.55, FPR 0.16
+    (40, (0.45, 0.05, 0.05, 0.45), None),  # 20 cases a class, MCC 0.8 (the delta method's: 0.896)
+])
+def test_f_and_mcc_cover_at_one_or_two_positives(n, cells, beta):
+    """Band below 20 expected cases of a class: at least 90% (the delta method gave 77-88%)."""
+    rng = np.random.default_rng(n + int(1e4 * cells[3]))
+    p = np.array(cells) / np.sum(cells)  # tn, fp, fn, tp
+    sims = 6000
+    tables = rng.multinomial(n, p, size=sims).reshape(sims, 2, 2)
+    d = confusion_intervals(tables, beta=beta)
+    truth_table = p.reshape(2, 2)
+    tp, fp, fn, _ = m.one_vs_rest(truth_table)
+    f_true = float(m.fbeta(tp, fp, fn, 1.0 if beta is None else beta)[1])
+    f = d["per_class"]["f1" if beta is None else "f2"]
+    ok = ~np.isnan(f.low[:, 1])
+    share = _report(f"F (beta {beta}, n={n})", (f.low[ok, 1] <= f_true) & (f_true <= f.high[ok, 1]))
+    assert _in_band(share, int(ok.sum()), 0.90, 1.0)
+    mcc, mcc_true = d["overall"]["mcc"], float(m.matthews_corrcoef(truth_table))
+    ok = ~np.isnan(mcc.low)
+    share = _report(f"MCC (n={n})", (mcc.low[ok] <= mcc_true) & (mcc_true <= mcc.high[ok]))
+    assert _in_band(share, int(ok.sum()), 0.90, 1.0)
 
 
 def test_bootstrap_macro_f1_coverage():

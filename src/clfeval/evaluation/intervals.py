@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.results.group_results import SMALL_CLASS_CASES
 from clfeval.statistics import sparse_counts
 
 __all__ = ["interval_tables", "band_of", "interval_of"]
@@ -63,6 +64,13 @@ def interval_tables(ev: Any, level: float, method: str, n_resamples: int, seed: 
                                   n_resamples=n_resamples, seed=seed, beta=ev.beta, labels=ev.names,
                                   sampling=sampling, **extra)
     out["method"] = method
+    if method in ("bootstrap", "bca") and ev.task != "multilabel":
+        cases = np.asarray(ev.confusion.counts).sum(axis=1)
+        if (cases[cases > 0] < SMALL_CLASS_CASES).any():
+            out["notes"] = [*out.get("notes", []), f"a class has fewer than {SMALL_CLASS_CASES} cases: there the "
+                            "bootstrap's intervals are less sure than the analytic ones (benchmarks/coverage.py, 2 "
+                            "positives in 20 cases: precision, NPV, F1 and kappa held 83-87% of the time; "
+                            "method='analytic' held 90% or more)."]
     if ev.rankings is not None:
         _add_area_intervals(ev, out, level, method, n_resamples, seed, sampling)
     if ev.dependent_rows is not None:
@@ -150,7 +158,16 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
         for avg in ("micro", "macro", "weighted"):
             if avg in infl:
                 averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level, df=df_avg)
+                if avg != "micro" and ((fewest < SMALL_CLASS_CASES).any()):
+                    averages[avg][area] = _reaching_the_classes_limits(
+                        averages[avg][area], per_class[area], None if avg == "macro" else _supports(ev, positives))
     out["per_class"].update(per_class)
+    for area, ci in per_class.items():
+        lonely = np.isnan(np.asarray(ci.low, dtype=np.float64))
+        if lonely.any():
+            names = ", ".join(str(ev.labels[c]) if c < len(ev.labels) else str(c) for c in np.flatnonzero(lonely))
+            out["notes"] = [*out.get("notes", []), f"{area}: no interval for class {names} (at most one case on "
+                            "one side of it: no spread to estimate), nor for the averages over the classes."]
     if ev.cases is None:
         out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
                         "interval here: those need each row, which a stream does not keep."]
@@ -164,6 +181,36 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
         for area in per_class:
             if area in averages.get("macro", {}):
                 out["overall"][area] = averages["macro"][area]
+
+
+def _reaching_the_classes_limits(average: Any, per_class: Any, weights: np.ndarray | None) -> Any:
+    """An average of areas over classes whose influence interval is widened to the same average of
+    the classes' own limits (:func:`~clfeval.uncertainty.confusion_intervals.mover_average`,
+    comonotone). Used below SMALL_CLASS_CASES cases of a class: there an area at 1 leaves the
+    influence no spread (in benchmarks/coverage.py, 2 positives: 62-72%), while each class's
+    interval has its score bound; a binary task's two ROC AUCs are one number, whose interval
+    this returns."""
+    from clfeval.stats._result import ConfidenceInterval
+    from clfeval.uncertainty.confusion_intervals import mover_average
+
+    values = np.asarray(per_class.estimate, dtype=np.float64)
+    spread = mover_average(per_class, values, weights, np.asarray(average.estimate), average.level, comonotone=True)
+    name = f"{average.method}, widened to {spread.method} (fewer than {SMALL_CLASS_CASES} cases of a class)"
+    if np.isnan(np.asarray(per_class.low, dtype=np.float64)).any():
+        # a class too small for an interval of its own (one case or none on a side): none for the
+        # average either (without the class it is an average over other classes than the population's)
+        return ConfidenceInterval(float("nan"), float("nan"), average.level, name, average.estimate,
+                                  average.standard_error)
+    return ConfidenceInterval(float(np.fmin(average.low, spread.low)), float(np.fmax(average.high, spread.high)),
+                              average.level, name, average.estimate, average.standard_error)
+
+
+def _supports(ev: Any, positives: np.ndarray) -> np.ndarray:
+    """Each class's support as the weighted average counts it: its cases, or their sum of weights."""
+    if ev.sample_weight is None or ev.cases is None:
+        return positives
+    w = np.asarray(ev.sample_weight, dtype=np.float64)
+    return np.array([float(w[ev.cases.is_positive(c)].sum()) for c in range(len(positives))])
 
 
 def _cases_per_class(ev: Any, rankings: list[Any]) -> tuple[np.ndarray, np.ndarray]:

@@ -224,6 +224,13 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     if split is not None:
         return split
     cm = np.asarray(cm, dtype=np.float64)
+    if cm.shape[-1] == 2:  # (TP TN - FP FN) / sqrt(margins): the trace form cancels digits away (weights)
+        tn, fp, fn, tp = cm[..., 0, 0], cm[..., 0, 1], cm[..., 1, 0], cm[..., 1, 1]
+        den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
+        undefined = ~(den > 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(undefined, 0.0, (tp * tn - fp * fn) / np.sqrt(np.where(undefined, 1.0, den)))
+        return np.clip(r, -1.0, 1.0)
     return mcc_of_margins(np.trace(cm, axis1=-2, axis2=-1), cm.sum(axis=-1), cm.sum(axis=-2))
 
 

@@ -18,7 +18,8 @@ Everything works on the sufficient statistics, never on rows:
 One concept per module: :mod:`~clfeval.uncertainty.checks` (the normal quantile
 :func:`~clfeval.uncertainty.checks.z_quantile`, argument checks), :mod:`~clfeval.uncertainty.proportions`,
 :mod:`~clfeval.uncertainty.confusion_measures` (the report's numbers of batches of tables),
-:mod:`~clfeval.uncertainty.delta`, :mod:`~clfeval.uncertainty.bootstrap`,
+:mod:`~clfeval.uncertainty.delta`, :mod:`~clfeval.uncertainty.cell_ratio_intervals` (F-beta and a
+two-class MCC from score intervals of proportions of the cells), :mod:`~clfeval.uncertainty.bootstrap`,
 :mod:`~clfeval.uncertainty.confusion_intervals`, :mod:`~clfeval.uncertainty.ranking_intervals` and
 :mod:`~clfeval.uncertainty.bands`; this package re-exports their public names.
 

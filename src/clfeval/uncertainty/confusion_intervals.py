@@ -41,7 +41,9 @@ from clfeval.uncertainty.confusion_measures import (
     mcc_undefined,
 )
 from clfeval.uncertainty.delta import DELTA, DELTA_WEIGHTED, delta_method_name
-from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, proportion_ci
+from clfeval.results.group_results import SMALL_CLASS_CASES
+from clfeval.uncertainty.cell_ratio_intervals import F_BETA_METHOD, MCC_BOUND_METHOD, f_beta_interval, mcc_bound
+from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, kish_counts, proportion_ci
 
 __all__ = ["confusion_intervals", "mover_average"]
 
@@ -95,7 +97,9 @@ def confusion_intervals(
       precision = recall = F equal accuracy, and micro fall-out = error rate / (k - 1) with
       micro specificity = micro NPV = 1 - that, so those are the same interval, transformed;
       balanced accuracy and macro recall (the mean of the classes' recalls) combine the
-      classes' score intervals by MOVER; F-beta, the other macro and weighted averages, MCC and
+      classes' score intervals by MOVER; each class's F-beta comes from score intervals of two
+      proportions of its cells (:func:`clfeval.uncertainty.cell_ratio_intervals.f_beta_interval`;
+      no standard error); the macro and weighted F-beta and other averages, MCC and
       Cohen's kappa use the delta method, with two guards that the coverage simulation
       (``benchmarks/coverage.py``) asked for: the variance is taken at the table smoothed by
       1/k of a case per cell (:func:`clfeval.uncertainty.resampling.smoothing_of`; an empty cell would
@@ -103,7 +107,11 @@ def confusion_intervals(
       MCC and kappa, on [-1, 1]), so it stays inside the range and follows its skew
       (:func:`clfeval.uncertainty.scales.transformed_interval`). ``standard_error`` is the plain delta method's, at the
       observed table (as statsmodels and textbooks give it); the interval is not estimate +/- z
-      times it.
+      times it. Where a margin of a two-class table has fewer than 20 cases, MCC reaches at
+      least as far as :func:`clfeval.uncertainty.cell_ratio_intervals.mcc_bound`, and kappa
+      (of MCC's sign, at most its size) as far as MCC's limits and 0. Macro and weighted
+      averages of the per-class F-beta, precision, specificity, NPV and fall-out reach as far
+      as MOVER from the classes' intervals does (:func:`mover_average`).
     * bootstrap / bca: every entry from the same ``n_resamples`` multinomial resamples of the
       cells, percentile or BCa: all cells together (``sampling="cross-sectional"``, the
       default: the prevalence varies between replicates as between test sets), or each true
@@ -252,10 +260,7 @@ def _analytic(
     def prop(key: tuple[str, str], x: Any, n: Any, n_sq: Any = None) -> None:
         suffix = ""
         if n_sq is not None:  # weighted: the proportion over Kish's effective number of cases
-            with np.errstate(invalid="ignore", divide="ignore"):
-                n_eff = np.where(n_sq > 0, np.asarray(n, dtype=np.float64) ** 2 / np.where(n_sq > 0, n_sq, 1), 0.0)
-                x = np.where(n > 0, np.asarray(x, dtype=np.float64) / np.where(n > 0, n, 1), 0.0) * n_eff
-            n, suffix = n_eff, KISH
+            (x, n), suffix = kish_counts(x, n, n_sq), KISH
         ci = proportion_ci(x, n, level=level, method=pmethod)
         out[key] = ConfidenceInterval(ci.low, ci.high, level, ci.method + suffix, float_or_array(est[key]),
                                       ci.standard_error)
@@ -321,6 +326,7 @@ def _analytic(
         out[key] = ConfidenceInterval(float_or_array(low), float_or_array(high), level,
                                       delta_method_name(how, key[1], k),
                                       float_or_array(e), standard_error=float_or_array(se))
+    _small_count_guards(out, cm, squares, level, pmethod, beta, fname, k)
     recall = np.asarray(est["per_class", "recall"])
     for key in (("overall", "balanced_accuracy"), ("macro", "recall")):
         out[key] = mover_average(out["per_class", "recall"], recall, None, np.asarray(est[key]), level)
@@ -330,7 +336,7 @@ def _analytic(
         acc.standard_error)
     support = tp + fn
     for avg, weights in (("macro", None), ("weighted", support)):
-        for name in ("precision", "specificity", "npv", "fallout"):
+        for name in ("precision", "specificity", "npv", "fallout", fname):
             delta = out[avg, name]
             mover = mover_average(out["per_class", name], np.asarray(est["per_class", name]), weights,
                                   np.asarray(est[avg, name]), level)
@@ -340,14 +346,63 @@ def _analytic(
     return out
 
 
+def _small_count_guards(out: dict, cm: np.ndarray, squares: np.ndarray | None, level: float,
+                        pmethod: str, beta: float | None, fname: str, k: int) -> None:
+    """Per-class F-beta from binomial pieces (:func:`f_beta_interval`, in place of the delta
+    method: the same limits at large counts, honest ones at 0-2 positives), and a two-class MCC
+    whose delta-method interval is widened to :func:`mcc_bound` where a margin of the table has
+    fewer than SMALL_CLASS_CASES cases (the delta method covered 87% there; the bound is
+    conservative, so it is not used above), and with it kappa, which has MCC's sign and at most
+    its size (the delta method covered 78-80% at 2 expected positives)."""
+    p_name = PROPORTION_METHODS[pmethod] + ("" if squares is None else KISH)
+    tp, fp, fn, _ = m.one_vs_rest(cm)
+    sq = None if squares is None else m.one_vs_rest(squares)
+    f_low, f_high = f_beta_interval(tp, fp, fn, 1.0 if beta is None else beta, level=level, method=pmethod,
+                                    squares=None if sq is None else sq[:3])
+    delta = out["per_class", fname]
+    out["per_class", fname] = ConfidenceInterval(
+        float_or_array(f_low), float_or_array(f_high), level, F_BETA_METHOD[beta in (None, 1)].format(p=p_name),
+        delta.estimate)  # no standard error: the limits are not made of one (as for the proportions)
+    if k != 2:
+        return
+    cells = [cm[..., 1, 1], cm[..., 0, 1], cm[..., 1, 0], cm[..., 0, 0]]  # tp, fp, fn, tn
+    cell_squares = None if squares is None else [squares[..., 1, 1], squares[..., 0, 1], squares[..., 1, 0],
+                                                 squares[..., 0, 0]]
+    margins = [(0, 2), (1, 3), (0, 1), (2, 3)]  # positives, negatives, predicted positive, predicted negative
+    cases = [cells[i] + cells[j] if cell_squares is None
+             else kish_counts(0.0, cells[i] + cells[j], cell_squares[i] + cell_squares[j])[1] for i, j in margins]
+    small = np.min(cases, axis=0) < SMALL_CLASS_CASES
+    if not small.any():
+        return
+    b_low, b_high = mcc_bound(*cells, level=level, method=pmethod, squares=cell_squares)
+    delta = out["overall", "mcc"]
+    low = np.where(small, np.fmin(delta.low, b_low), delta.low)
+    high = np.where(small, np.fmax(delta.high, b_high), delta.high)
+    name = (f"{delta.method}, widened to the {MCC_BOUND_METHOD.format(p=p_name)} where a margin of the table "
+            f"has fewer than {SMALL_CLASS_CASES} cases")
+    out["overall", "mcc"] = ConfidenceInterval(float_or_array(low), float_or_array(high), level, name,
+                                               delta.estimate, delta.standard_error)
+    # two classes: kappa has MCC's sign and at most its size, so MCC's limits, stretched to 0, hold it
+    kappa = out["overall", "kappa"]
+    k_low = np.where(small, np.fmin(kappa.low, np.fmin(low, 0.0)), kappa.low)
+    k_high = np.where(small, np.fmax(kappa.high, np.fmax(high, 0.0)), kappa.high)
+    out["overall", "kappa"] = ConfidenceInterval(
+        float_or_array(k_low), float_or_array(k_high), level,
+        f"{kappa.method}, widened to MCC's limits and 0 where a margin of the table has fewer than "
+        f"{SMALL_CLASS_CASES} cases (|kappa| <= |MCC|, same sign)", kappa.estimate, kappa.standard_error)
+
+
 def mover_average(per_class: ConfidenceInterval, values: np.ndarray, weights: np.ndarray | None,
-                  average: np.ndarray, level: float) -> ConfidenceInterval:
+                  average: np.ndarray, level: float, *, comonotone: bool = False) -> ConfidenceInterval:
     """An average of per-class proportions sum_i w_i p_i by MOVER (Zou & Donner 2008; Newcombe
     2011): low = average - sqrt(sum w_i^2 (p_i - l_i)^2), high = average + sqrt(sum w_i^2 (u_i -
     p_i)^2), from each class's score interval (l_i, u_i). The skew of each interval carries into
     the average, and a class at 0 or 1 still adds its width. Exact in its assumptions for the
     recalls (balanced accuracy: each from its own row) and for two classes; classes with an
     undefined value are left out and the weights (None: equal; else e.g. the supports) rescaled.
+    ``comonotone=True`` adds the distances instead (sum w_i (p_i - l_i)): the limits if the
+    classes' errors were perfectly correlated, as the two classes' ROC AUCs of a binary task are;
+    conservative otherwise.
 
     >>> from clfeval.uncertainty import proportion_ci
     >>> ci = proportion_ci(np.array([6, 50]), np.array([6, 54]))  # recalls 6/6 and 50/54
@@ -364,11 +419,15 @@ def mover_average(per_class: ConfidenceInterval, values: np.ndarray, weights: np
     w = np.where(total > 0, w, ok.astype(np.float64))  # all-zero weights: plain mean, as the report
     with np.errstate(invalid="ignore", divide="ignore"):
         w = w / w.sum(axis=-1, keepdims=True)
-        down = np.sqrt(np.where(ok, (w * (values - lows)) ** 2, 0.0).sum(axis=-1))
-        up = np.sqrt(np.where(ok, (w * (highs - values)) ** 2, 0.0).sum(axis=-1))
+        if comonotone:
+            down = np.where(ok, w * (values - lows), 0.0).sum(axis=-1)
+            up = np.where(ok, w * (highs - values), 0.0).sum(axis=-1)
+        else:
+            down = np.sqrt(np.where(ok, (w * (values - lows)) ** 2, 0.0).sum(axis=-1))
+            up = np.sqrt(np.where(ok, (w * (highs - values)) ** 2, 0.0).sum(axis=-1))
     defined = ok.any(axis=-1) & ~np.isnan(average)
     low = np.where(defined, np.clip(average - down, 0.0, 1.0), np.nan)
     high = np.where(defined, np.clip(average + up, 0.0, 1.0), np.nan)
+    how = "the average of each class's limits" if comonotone else "MOVER from each class's interval"
     return ConfidenceInterval(float_or_array(low), float_or_array(high), level,
-                              f"MOVER from each class's {per_class.method} interval",
-                              float_or_array(average))
+                              f"{how} ({per_class.method})", float_or_array(average))

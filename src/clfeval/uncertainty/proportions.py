@@ -18,7 +18,7 @@ import numpy as np
 from clfeval.stats._result import ConfidenceInterval, check_level
 from clfeval.uncertainty.checks import check_choice, first_bad, float_or_array, z_quantile
 
-__all__ = ["PROPORTION_METHODS", "KISH", "proportion_ci"]
+__all__ = ["PROPORTION_METHODS", "KISH", "proportion_ci", "kish_counts"]
 
 #: Method key -> name reported in :attr:`ConfidenceInterval.method`.
 PROPORTION_METHODS = {
@@ -30,6 +30,23 @@ PROPORTION_METHODS = {
 }
 #: Suffix of the method name of a proportion over Kish's effective number of cases (weighted cases).
 KISH = " (Kish effective sample size)"
+
+
+def kish_counts(successes: Any, total: Any, total_squares: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A weighted proportion's (successes, total) in Kish's effective cases: total becomes
+    (sum w)^2 / sum w^2 of its cases (Korn & Graubard 1998), successes the same share of it;
+    (0, 0) where there are no cases. With unit weights the counts come back unchanged.
+
+    >>> x, n = kish_counts(np.array(3.0), np.array(4.0), np.array(8.0))  # weights sum 4, their squares 8
+    >>> float(x), float(n)
+    (1.5, 2.0)
+    """
+    n = np.asarray(total, dtype=np.float64)
+    n_sq = np.asarray(total_squares, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        n_eff = np.where(n_sq > 0, n**2 / np.where(n_sq > 0, n_sq, 1.0), 0.0)
+        x = np.where(n > 0, np.asarray(successes, dtype=np.float64) / np.where(n > 0, n, 1.0), 0.0) * n_eff
+    return x, n_eff
 
 
 def proportion_ci(
