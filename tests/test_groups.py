@@ -230,6 +230,9 @@ def test_best_reference_is_the_best_group_and_worst_is_the_worst():
     np.testing.assert_allclose(gaps.difference[:2, 0], [-0.2, -0.1], rtol=1e-15)
     assert bg.worst("accuracy").group == "a" and bg.worst("error_rate").group == "a"
     assert bg.worst("accuracy").value == 0.8
+    assert gaps.reference_group == "c" and bg.gaps("accuracy").reference_group is None
+    row = [line for line in gaps.text().splitlines() if line.startswith("c ")][0]
+    assert "(the reference)" in row and "nan" not in row  # not a row of NaN gaps
 
 
 def test_holm_adjusted_matches_the_stats_holm_and_skips_nan():

@@ -340,6 +340,7 @@ class GroupEvaluations(Mapping):
             method=("MOVER limits from each number's own interval; correlation and standard error by the delta "
                     "method on each case's influence; Holm over groups"),
             higher_is_better=m.higher_is_better, notes=notes, omitted=omitted,
+            reference_group=None if ref_index is None else self.keys.display[ref_index],
         )
 
     def fairness(self, level: float = 0.95, *, method: str = "simultaneous", n_resamples: int = 1000,

@@ -184,7 +184,8 @@ class GapTable:
 
     ``values`` (G,) the groups' values, ``reference_value``; ``difference``/``ratio`` (G, 4) arrays of
     (estimate, low, high, standard error); ``pvalue`` and ``pvalue_holm`` (G,) (Holm over the groups
-    compared; NaN for the reference group itself and where the metric is undefined)."""
+    compared; NaN for the reference group itself, ``reference_group``, and where the metric is
+    undefined)."""
 
     metric: str
     reference: str
@@ -203,6 +204,7 @@ class GapTable:
     higher_is_better: bool = True
     notes: list[str] = field(default_factory=list)
     omitted: int = 0
+    reference_group: str | None = None  # the reference's display name when it is a group
 
     def rows(self, sort: bool = False) -> list[dict[str, Any]]:
         order = worst_order(self.values, self.higher_is_better) if sort else range(len(self.groups))
@@ -235,6 +237,8 @@ class GapTable:
         lines = [[str(r["group"]), f"{r['n']:,}", _num(r["value"]), _num(r["difference"]),
                   f"[{_num(r['difference_low'])}, {_num(r['difference_high'])}]", _num(r["ratio"]),
                   f"[{_num(r['ratio_low'])}, {_num(r['ratio_high'])}]", _num(r["pvalue"]), _num(r["pvalue_holm"])]
+                 if r["group"] != self.reference_group else
+                 [str(r["group"]), f"{r['n']:,}", _num(r["value"]), "(the reference)", "", "", "", "", ""]
                  for r in shown]
         title = f"{self.metric} against {self.reference} ({_num(self.reference_value)}), {self.sampling} sampling"
         text = title + "\n" + _text_table(header, lines)
