@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["CallError", "Measurement", "difference", "measure"]
+__all__ = ["CallError", "Measurement", "best_of", "difference", "interleaved", "measure"]
 
 _MIB = float(1 << 20)
 
@@ -34,6 +34,34 @@ class CallError(Exception):
         lines = str(error).strip().splitlines()
         super().__init__(f"{library} raised {type(error).__name__}: {lines[0][:200] if lines else ''}")
         self.library = library
+
+
+def best_of(call: Callable[[], Any], repeats: int) -> float:
+    """Best wall time of ``repeats`` calls (the result of each is dropped before the next).
+
+    >>> best_of(lambda: sum(range(10)), 3) >= 0.0
+    True
+    """
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = call()
+        best = min(best, time.perf_counter() - start)
+        del result
+    return best
+
+
+def interleaved(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
+    """Best time of each call, alternating between them so that a load change hits all alike.
+
+    >>> sorted(interleaved({"a": lambda: 1, "b": lambda: 2}, 2))
+    ['a', 'b']
+    """
+    best = dict.fromkeys(calls, float("inf"))
+    for _ in range(repeats):
+        for name, call in calls.items():
+            best[name] = min(best[name], best_of(call, 1))
+    return best
 
 
 def _run(library: str, call: Callable[[], Any]) -> Any:

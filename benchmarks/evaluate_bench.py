@@ -24,7 +24,6 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 import warnings
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -37,6 +36,7 @@ import sklearn.metrics as skm
 
 from bench_data import BINARY, MULTICLASS, make_dataset
 from bench_io import machine_info, write_text_atomic
+from bench_measure import interleaved
 from bench_report import format_n
 
 import clfeval
@@ -44,26 +44,6 @@ import clfeval
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET_EVALUATE = 30.0
 TARGET_CLI = 3.0
-
-
-def best_of(call: Callable[[], Any], repeats: int) -> float:
-    """Best wall time of ``repeats`` calls (the result of each is dropped before the next)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        best = min(best, time.perf_counter() - start)
-        del result
-    return best
-
-
-def interleaved(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Best time of each call, alternating between them so that a load change hits all alike."""
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(repeats):
-        for name, call in calls.items():
-            best[name] = min(best[name], best_of(call, 1))
-    return best
 
 
 def clfeval_binary(y_true: np.ndarray, y_score: np.ndarray) -> Any:

@@ -51,6 +51,7 @@ import sklearn
 
 from bench_data import BINARY, make_dataset
 from bench_io import machine_info, write_text_atomic
+from bench_measure import best_of, interleaved
 from bench_report import format_n
 
 import clfeval
@@ -63,26 +64,6 @@ BOOT_METRICS = ("accuracy", "recall")
 
 def say(text: str = "") -> None:
     print(text, flush=True)
-
-
-def best_of(call: Callable[[], Any], repeats: int) -> float:
-    """Best wall time of ``repeats`` calls (each result dropped before the next)."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = call()
-        best = min(best, time.perf_counter() - start)
-        del result
-    return best
-
-
-def interleaved(calls: dict[str, Callable[[], Any]], repeats: int) -> dict[str, float]:
-    """Best time of each call, alternating between them so that a load change hits all alike."""
-    best = dict.fromkeys(calls, float("inf"))
-    for _ in range(repeats):
-        for name, call in calls.items():
-            best[name] = min(best[name], best_of(call, 1))
-    return best
 
 
 # ------------------------------------------------------------------------------------------
