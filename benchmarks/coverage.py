@@ -53,13 +53,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from coverage_counts import count_interval, judge
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 METHODS = ("analytic", "bootstrap", "bca")
 #: also simulated on request: pROC's plain DeLong interval, which differs from analytic only for ROC AUC
 KEPT_BY_NAME = ("delong",)
-Z99 = 2.576
 
 
 @dataclass(frozen=True)
@@ -195,14 +195,8 @@ def _one_chunk(args: tuple) -> dict:
                         continue
                     t = truths[key]
                     c = tally.setdefault((method, key), [0, 0, 0, 0, 0.0, set()])
-                    if not (np.isfinite(low) and np.isfinite(high)):
-                        c[3] += 1
-                        continue
-                    c[0] += low <= t <= high
-                    c[1] += t < low
-                    c[2] += t > high
-                    c[4] += high - low
-                    c[5].add(how)
+                    if count_interval(c, low, high, t):
+                        c[5].add(how)
     return tally
 
 
@@ -255,16 +249,7 @@ def mc_se(row: dict) -> float:
 def verdict(row: dict) -> str:
     """"in": the coverage is in its band; "mc": outside but within Monte Carlo error (99%);
     "low" / "high": outside beyond it; "n/a": never defined."""
-    c = row["coverage"]
-    if not np.isfinite(c):
-        return "n/a"
-    lo, hi = band(row)
-    if lo <= c <= hi:
-        return "in"
-    se = mc_se(row)
-    if c < lo:
-        return "mc" if c + Z99 * se >= lo else "low"
-    return "mc" if c - Z99 * se <= hi else "high"
+    return judge(row["coverage"], *band(row), row["replicates"])
 
 
 def entry(row: dict) -> str:

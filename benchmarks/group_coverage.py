@@ -74,10 +74,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from coverage_counts import count_interval, judge
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
-Z99 = 2.576
 GROUPS = ("A", "B", "C")
 SHARES = np.array([0.6, 0.3, 0.1])
 THRESHOLD = 0.9
@@ -263,15 +263,7 @@ def _chunk(args: tuple) -> dict:
             ev = clfeval.evaluate(y, y_score=s, threshold=THRESHOLD, labels=[0, 1], groups=g)
             found = intervals_of(ev, setting.sampling, rep)
         for entry, t in truths.items():
-            c = tally.setdefault(entry, [0, 0, 0, 0, 0.0])
-            low, high = found.get(entry, (math.nan, math.nan))
-            if not (np.isfinite(low) and np.isfinite(high)):
-                c[3] += 1
-                continue
-            c[0] += low <= t <= high
-            c[1] += t < low
-            c[2] += t > high
-            c[4] += high - low
+            count_interval(tally.setdefault(entry, [0, 0, 0, 0, 0.0]), *found.get(entry, (math.nan, math.nan)), t)
     return tally
 
 
@@ -331,19 +323,8 @@ def band(row: dict) -> tuple[float, float]:
 def verdict(row: dict) -> str:
     """"in", "mc" (outside within 99% Monte Carlo error), "low", "high", "n/a" (never defined) or
     "not judged" (the fairness summaries at a tie)."""
-    c = row["coverage"]
-    if not np.isfinite(c):
-        return "n/a"
-    lo, hi = band(row)
-    inside = lo <= c <= hi
-    se = math.sqrt(0.95 * 0.05 / max(row["replicates"], 1))
-    if inside:
-        v = "in"
-    elif c < lo:
-        v = "mc" if c + Z99 * se >= lo else "low"
-    else:
-        v = "mc" if c - Z99 * se <= hi else "high"
-    return v if row["judged"] else "not judged"
+    v = judge(row["coverage"], *band(row), row["replicates"])
+    return v if row["judged"] or v == "n/a" else "not judged"
 
 
 KINDS = (("group", "each group's interval (table)"), ("gap-overall", "gap to the overall"),
