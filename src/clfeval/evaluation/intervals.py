@@ -184,14 +184,19 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
                 averages.setdefault(avg, {})[area] = area_interval(area, *infl[avg], level, df=df_avg)
                 if avg != "micro" and ((fewest < SMALL_CLASS_CASES).any()):
                     averages[avg][area] = _reaching_the_classes_limits(
-                        averages[avg][area], per_class[area], None if avg == "macro" else _supports(ev, positives))
+                        averages[avg][area], per_class[area], None if avg == "macro" else _supports(ev, positives),
+                        absent_left_out=ev.task == "multilabel")
     out["per_class"].update(per_class)
     for area, ci in per_class.items():
         lonely = np.isnan(np.asarray(ci.low, dtype=np.float64))
         if lonely.any():
             names = ", ".join(str(ev.labels[c]) if c < len(ev.labels) else str(c) for c in np.flatnonzero(lonely))
-            out["notes"] = [*out.get("notes", []), f"{area}: no interval for class {names} (at most one case on "
-                            "one side of it: no spread to estimate), nor for the averages over the classes."]
+            kind, kinds = ("label", "labels") if ev.task == "multilabel" else ("class", "classes")
+            absent = ("leave out a label absent from the sample" if ev.task == "multilabel"
+                      else "have no interval where a class is absent from the sample")
+            out["notes"] = [*out.get("notes", []), f"{area}: no interval for {kind} {names} (at most one case on "
+                            f"one side of it: no spread to estimate); the averages over the {kinds} count its "
+                            f"limits as 0 and 1, and {absent}."]
     if ev.cases is None:
         out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
                         "interval here: those need each row, which a stream does not keep."]
@@ -207,24 +212,30 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
                 out["overall"][area] = averages["macro"][area]
 
 
-def _reaching_the_classes_limits(average: Any, per_class: Any, weights: np.ndarray | None) -> Any:
+def _reaching_the_classes_limits(average: Any, per_class: Any, weights: np.ndarray | None, *,
+                                 absent_left_out: bool) -> Any:
     """An average of areas over classes whose influence interval is widened to the same average of
     the classes' own limits (:func:`~clfeval.uncertainty.confusion_intervals.mover_average`,
     comonotone). Used below SMALL_CLASS_CASES cases of a class: there an area at 1 leaves the
     influence no spread (in benchmarks/coverage.py, 2 positives: 62-72%), while each class's
     interval has its score bound; a binary task's two ROC AUCs are one number, whose interval
-    this returns."""
+    this returns. A class without an interval of its own (one case on a side) counts with limits 0
+    and 1. A class absent from the sample (no value) leaves the average without an interval: it is
+    then an average over other classes than the population's; the labels of a multilabel task,
+    whose averages leave out absent labels by definition, are the exception (``absent_left_out``)."""
     from clfeval.stats._result import ConfidenceInterval
     from clfeval.uncertainty.confusion_intervals import mover_average
 
     values = np.asarray(per_class.estimate, dtype=np.float64)
-    spread = mover_average(per_class, values, weights, np.asarray(average.estimate), average.level, comonotone=True)
-    name = f"{average.method}, widened to {spread.method} (fewer than {SMALL_CLASS_CASES} cases of a class)"
-    if np.isnan(np.asarray(per_class.low, dtype=np.float64)).any():
-        # a class too small for an interval of its own (one case or none on a side): none for the
-        # average either (without the class it is an average over other classes than the population's)
+    name = f"{average.method}, widened to the average of each class's limits (fewer than {SMALL_CLASS_CASES} cases " \
+           "of a class)"
+    if np.isnan(values).any() and not absent_left_out:
         return ConfidenceInterval(float("nan"), float("nan"), average.level, name, average.estimate,
                                   average.standard_error)
+    lows, highs = (np.asarray(v, dtype=np.float64) for v in (per_class.low, per_class.high))
+    limits = ConfidenceInterval(np.where(np.isnan(lows), 0.0, lows), np.where(np.isnan(highs), 1.0, highs),
+                                average.level, per_class.method, values)
+    spread = mover_average(limits, values, weights, np.asarray(average.estimate), average.level, comonotone=True)
     return ConfidenceInterval(float(np.fmin(average.low, spread.low)), float(np.fmax(average.high, spread.high)),
                               average.level, name, average.estimate, average.standard_error)
 
