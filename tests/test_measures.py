@@ -255,3 +255,16 @@ def test_mcc_of_perfect_agreement_with_float_weights_stays_in_range(y, w, flip):
     cm = skm.confusion_matrix(y, pred, sample_weight=weights)
     value = float(m.matthews_corrcoef(cm))
     assert -1.0 <= value <= 1.0 and abs(value - expected) <= 1e-12
+
+
+def test_two_class_mcc_of_weights_near_the_float_range():
+    """(TP TN - FP FN) / sqrt(margins) multiplies four margins: weights of 1e300 or 1e-300 must not overflow
+    or underflow it (shares of the total are used there), and the value stays the unweighted one."""
+    from clfeval.formulas.measures import matthews_corrcoef
+
+    cm = np.array([[3.0, 1.0], [2.0, 5.0]])
+    want = float(matthews_corrcoef(cm))
+    assert want == pytest.approx((15 - 2) / np.sqrt(5 * 7 * 4 * 6), rel=1e-15)
+    for scale in (1e300 / 10, 1e150, 1e-300, 1e-160):
+        assert float(matthews_corrcoef(cm * scale)) == pytest.approx(want, rel=1e-13), scale
+    assert float(matthews_corrcoef(np.array([[3.0, 0.0], [0.0, 0.0]]) * 1e300)) == 0.0  # one class: 0 by convention

@@ -224,14 +224,31 @@ def matthews_corrcoef(cm: np.ndarray) -> np.ndarray:
     if split is not None:
         return split
     cm = np.asarray(cm, dtype=np.float64)
-    if cm.shape[-1] == 2:  # (TP TN - FP FN) / sqrt(margins): the trace form cancels digits away (weights)
-        tn, fp, fn, tp = cm[..., 0, 0], cm[..., 0, 1], cm[..., 1, 0], cm[..., 1, 1]
+    if cm.shape[-1] != 2:
+        return mcc_of_margins(np.trace(cm, axis1=-2, axis2=-1), cm.sum(axis=-1), cm.sum(axis=-2))
+    # two classes: (TP TN - FP FN) / sqrt(margins); the trace form cancels digits away (weights)
+    r, ok = _two_class_mcc(cm)
+    if ok.all():
+        return r
+    # products of weights past the float range: the same on shares of the total (an empty margin, 0 by
+    # the report's convention, or a denominator below the range: the margins' form)
+    total = cm.sum(axis=(-2, -1), keepdims=True)
+    q = cm / np.where(total > 0, total, 1.0)
+    r_shares, ok_shares = _two_class_mcc(q)
+    with np.errstate(under="ignore"):
+        by_margins = mcc_of_margins(np.trace(q, axis1=-2, axis2=-1), q.sum(axis=-1), q.sum(axis=-2))
+    return np.where(ok, r, np.where(ok_shares, r_shares, by_margins))
+
+
+def _two_class_mcc(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(MCC, where it is a finite ratio) of (..., 2, 2) float tables, (TP TN - FP FN) / sqrt(margins)."""
+    tn, fp, fn, tp = cm[..., 0, 0], cm[..., 0, 1], cm[..., 1, 0], cm[..., 1, 1]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        num = tp * tn - fp * fn
         den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
-        undefined = ~(den > 0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            r = np.where(undefined, 0.0, (tp * tn - fp * fn) / np.sqrt(np.where(undefined, 1.0, den)))
-        return np.clip(r, -1.0, 1.0)
-    return mcc_of_margins(np.trace(cm, axis1=-2, axis2=-1), cm.sum(axis=-1), cm.sum(axis=-2))
+        ok = (den > 0) & np.isfinite(den) & np.isfinite(num)
+        r = num / np.sqrt(np.where(ok, den, 1.0))
+    return np.clip(np.where(ok, r, 0.0), -1.0, 1.0), ok
 
 
 def mcc_of_margins(correct: Any, t_sum: np.ndarray, p_sum: np.ndarray) -> np.ndarray:

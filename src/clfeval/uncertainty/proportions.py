@@ -112,7 +112,7 @@ def proportion_ci(
         if method == "wilson":
             z2 = z * z
             centre = (x + z2 / 2) / (nn + z2)
-            half = z * np.sqrt(x * (nn - x) / nn + z2 / 4) / (nn + z2)
+            half = z * np.sqrt(x * ((nn - x) / nn) + z2 / 4) / (nn + z2)  # x (n - x) would overflow near 1e308
             low, high = centre - half, centre + half
         elif method == "agresti-coull":
             z2 = z * z
