@@ -239,11 +239,27 @@ class ImportGraph:
         return found
 
     def sizes(self) -> dict[str, int]:
-        """Lines per module, as ``wc -l`` counts them."""
-        return {m: p.read_bytes().count(b"\n") for m, p in self.modules.items()}
+        """Lines of code per module: lines as ``wc -l`` counts them, less the lines of docstrings.
+
+        The size rule is about how much code a reader holds in mind; the numpydoc docstrings every
+        public name carries (parameters, returns, an example) are read one function at a time.
+        """
+        return {m: p.read_bytes().count(b"\n") - docstring_lines(self.trees[m]) for m, p in self.modules.items()}
 
     def importers_of(self, target: str) -> list[str]:
         return sorted({i.source for i in self.imports if i.target == target})
+
+
+def docstring_lines(tree: ast.Module) -> int:
+    """Lines taken by the docstrings of a module, its classes and functions (nested ones included)."""
+    total = 0
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(
+                    first.value.value, str):
+                total += first.end_lineno - first.lineno + 1
+    return total
 
 
 def _private(name: str) -> bool:
@@ -277,7 +293,7 @@ if __name__ == "__main__":
     for line in r:
         print("  ", line)
     big = {m: n for m, n in g.sizes().items() if n > 800}
-    print("over 800 lines:", len(big))
+    print("over 800 lines of code:", len(big))
     for m, n in sorted(big.items(), key=lambda kv: -kv[1]):
         print("  ", n, m)
     print("importers of cli:", [m for m in g.importers_of("clfeval.cli") if not m.startswith("clfeval.cli")])

@@ -1,7 +1,8 @@
 """The package's structure as rules: layers, no import cycles, nothing imports the CLI, no private
 name crosses a module boundary, no module writes another object's private state, no module over
-800 lines. Read from the source with ``ast`` (tests/architecture.py), so imports inside functions
-and under ``TYPE_CHECKING`` count like any other.
+800 lines of code (docstrings not counted). Read from the source with ``ast``
+(tests/architecture.py), so imports inside functions and under ``TYPE_CHECKING`` count like any
+other.
 
 docs/architecture.md draws the layers; ``python tests/architecture.py`` prints what breaks a rule.
 """
@@ -51,7 +52,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("views", ("clfeval.report", "clfeval.report.*", "clfeval.plot", "clfeval.plot.*")),
     ("interfaces", (  # files, engines and the command line
         "clfeval", "clfeval.__main__", "clfeval.dask",
-        "clfeval.cli", "clfeval.cli.*", "clfeval.command",
+        "clfeval.cli", "clfeval.cli.*", "clfeval.command", "clfeval.integrations", "clfeval.integrations.*",
     )),
 ]
 
@@ -134,7 +135,7 @@ def test_no_module_writes_another_objects_private_state():
     assert GRAPH.private_writes() == []
 
 
-def test_no_module_is_over_800_lines():
+def test_no_module_is_over_800_lines_of_code():
     big = {m: n for m, n in GRAPH.sizes().items() if n > MAX_LINES}
     assert big == {}
 
@@ -180,9 +181,11 @@ def test_private_imports_reads_and_writes_are_found(tmp_path):
     assert g.private_reads() == ["clfeval.b:6 reads obj._x"]
 
 
-def test_sizes_count_lines_as_wc_does(tmp_path):
-    g = graph_of(tmp_path, {"a.py": "x = 1\ny = 2\n"})
-    assert g.sizes()["clfeval.a"] == 2
+def test_sizes_count_lines_as_wc_does_less_docstrings(tmp_path):
+    source = '"""Module.\n\nMore."""\nx = 1\n\n\ndef f():\n    """One."""\n    return 2\n\n\nclass C:\n    """A\n    b."""\n'
+    g = graph_of(tmp_path, {"a.py": source, "b.py": "x = 1\ny = 2\n"})
+    assert g.sizes()["clfeval.a"] == 14 - 3 - 1 - 2
+    assert g.sizes()["clfeval.b"] == 2
 
 
 @pytest.mark.parametrize("module", sorted(GRAPH.modules))

@@ -621,6 +621,22 @@ def test_macro_pr_curve_is_the_mean_of_the_ap_steps(n, k, seed, n_values):
     assert macro.area == pytest.approx(np.mean(per_class), abs=1e-12)
 
 
+@given(n=st.integers(20, 300), k=st.integers(3, 5), seed=st.integers(0, 2**31), n_values=st.sampled_from([3, 30, 10**6]))
+def test_macro_roc_curve_drawn_has_the_mean_area_of_the_classes(n, k, seed, n_values):
+    """The drawn macro ROC polyline is the mean of the class polylines: its trapezoid area is the mean
+    of their areas. Reading each class only at the top of a vertical step (one point per FPR) cut
+    the corners: 0.9247 drawn against 0.9195 for iris on its sepal features."""
+    rng = np.random.default_rng(seed)
+    y = np.concatenate([np.arange(k), rng.integers(0, k, n)])
+    s = rng.integers(0, n_values, (y.size, k)) / n_values  # few values: many ties, vertical steps
+    ev = quiet_eval(y, y_score=s)
+    macro = ev.roc["macro"]
+    per_class = [skm.roc_auc_score(y == c, s[:, c]) for c in range(k)]
+    assert float(np.trapezoid(macro.y, macro.x)) == pytest.approx(np.mean(per_class), abs=1e-12)
+    assert np.all(np.diff(macro.x) >= 0) and np.all(np.diff(macro.y) >= -1e-15)
+    assert (macro.x[0], macro.y[0], macro.x[-1], macro.y[-1]) == (0.0, 0.0, 1.0, 1.0)
+
+
 @given(n=st.integers(2, 60), n_values=st.integers(1, 8), seed=st.integers(0, 2**31),
        thr=st.sampled_from([None, 0.3, 0.5]), decision=st.booleans())
 def test_predict_from_scores_is_the_rule_evaluate_uses(n, n_values, seed, thr, decision):
@@ -642,3 +658,19 @@ def test_predict_from_scores_multiclass_is_argmax():
     assert np.array_equal(skm.confusion_matrix(y, pred), ev.confusion.counts)
     with pytest.raises(ValueError, match="columns but there are"):
         clfeval.evaluation.predict_from_scores(s, [0, 1, 2])
+
+
+def test_multilabel_samples_average_says_which_samples_it_leaves_out():
+    """A case with no predicted label has no precision: the report's samples average leaves it out
+    (here 6/7 = 0.8571 over the seven defined cases; scikit-learn's average='samples' gives 6/8
+    counting it as 0) and now says so."""
+    y = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1], [1, 0, 0], [0, 1, 1], [1, 0, 0], [0, 1, 0]])
+    p = np.array([[1, 0, 1], [0, 1, 0], [1, 0, 0], [0, 0, 0], [1, 0, 1], [0, 1, 0], [1, 0, 0], [0, 1, 1]])
+    ev = quiet_eval(y, p)
+    # per-case precision: 1, 1, 1, undefined, 1/2, 1, 1, 1/2 -> mean over the 7 defined = 6/7
+    assert ev.report.averages["samples"]["precision"] == pytest.approx(6 / 7, abs=1e-15)
+    assert skm.precision_score(y, p, average="samples", zero_division=0) == pytest.approx(6 / 8, abs=1e-15)
+    assert ev.report.notes == [
+        "precision is undefined (0/0) for 1 of 8 samples, which the samples average leaves out "
+        "(scikit-learn's average='samples' counts them as 0)."
+    ]

@@ -351,6 +351,7 @@ def test_missing_group_values_error_or_keep():
     with pytest.raises(ValuesError, match=r"group column 'group' has 2 missing value\(s\); the first is at row 1") as e:
         clfeval.evaluate(y, p, groups=["a", None, "b", np.nan, "a"])
     assert (e.value.count, e.value.position, e.value.kind) == (2, 1, "missing")
+    assert "group_missing='keep'" in str(e.value)  # the keyword evaluate() takes (it said missing='keep')
     bg = clfeval.evaluate(y, p, groups=["a", None, "b", np.nan, "a"], group_missing="keep").by_group
     assert list(bg) == ["a", "b", None] and bg.names == ["a", "b", "(missing)"]
     assert bg[None].n_samples == 2 and bg["(missing)"].report.overall["accuracy"] == 1.0

@@ -77,6 +77,29 @@ def cost_curve(y_true: Any, y_score: Any, *, pos_label: Any = None, sample_weigh
     Arguments as scikit-learn's ``roc_curve``; ``threshold``: also the line of predicting
     positive where score >= it (``operating_line``).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem (a ValueError for more classes).
+    y_score : array-like of shape (n_samples,) or (n_samples, 2)
+        Scores of the positive class (probabilities or decision values), or one column per
+        class in label order.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None takes 1 for labels {0, 1} or {-1, 1}, the second of the sorted
+        labels with two score columns, and is an error otherwise (as :func:`clfeval.evaluate`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample; None weighs every sample 1.
+    threshold : float, default=None
+        When given, the result's ``operating_line`` is the line of predicting positive where
+        the score is >= it.
+
+    Returns
+    -------
+    CostCurve
+        Every threshold's line, the lower envelope and its area.
+
+    Examples
+    --------
     >>> cc = cost_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], threshold=0.5)
     >>> cc.operating_line, cc.best_threshold([0.2, 0.5, 0.9]).tolist()
     (CostLine(fpr=0.0, fnr=0.5, threshold=0.5), [0.8, 0.35, 0.35])
@@ -99,6 +122,28 @@ def decision_curve(y_true: Any, y_score: Any, *, thresholds: Any = None, pos_lab
     ``y_score``: probabilities of ``pos_label`` (1-D) or (n, 2) columns in label order; scores
     outside [0, 1] are refused. ``thresholds``: in [0, 1), default 0.01 to 0.99 by 0.01.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem (a ValueError for more classes).
+    y_score : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probability of the positive class, or one column per class in label order;
+        a ValueError for scores outside [0, 1].
+    thresholds : array-like, default=None
+        Threshold probabilities in [0, 1); None for 0.01 to 0.99 by 0.01.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None takes 1 for labels {0, 1} or {-1, 1}, the second of the sorted
+        labels with two score columns, and is an error otherwise (as :func:`clfeval.evaluate`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    DecisionCurve
+        Net benefit of the model and of treating all, at each threshold.
+
+    Examples
+    --------
     >>> dc = decision_curve([0, 0, 1, 1, 1], [0.1, 0.6, 0.3, 0.8, 0.9], thresholds=[0.25, 0.5])
     >>> dc.net_benefit.round(4).tolist(), dc.treat_all.round(4).tolist()
     ([0.5333, 0.2], [0.4667, 0.2])
@@ -113,6 +158,28 @@ def net_benefit(y_true: Any, y_score: Any, thresholds: Any, *, pos_label: Any = 
     """Net benefit ``TP / n - FP / n * pt / (1 - pt)`` of treating where ``y_score >= pt``, at each
     threshold probability ``pt`` in ``thresholds`` (in [0, 1); the result has their shape).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem (a ValueError for more classes).
+    y_score : array-like of shape (n_samples,) or (n_samples, 2)
+        Predicted probability of the positive class, or one column per class in label order;
+        a ValueError for scores outside [0, 1].
+    thresholds : float or array-like
+        Threshold probabilities pt, in [0, 1).
+    pos_label : int, float, bool or str, default=None
+        The positive class; None takes 1 for labels {0, 1} or {-1, 1}, the second of the sorted
+        labels with two score columns, and is an error otherwise (as :func:`clfeval.evaluate`).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Weight of each sample (TP, FP and n are then weights); None weighs every sample 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        The net benefit at each threshold, shaped like ``thresholds``.
+
+    Examples
+    --------
     >>> net_benefit([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], [0.2, 0.5]).tolist()  # 2/4 - 1/4 * 0.25
     [0.4375, 0.25]
     """

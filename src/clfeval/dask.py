@@ -118,6 +118,58 @@ def evaluate(
     partition keeps one state per group (:mod:`clfeval.evaluation.group_streams`) and the tree
     merges them group by group. ``group_missing``: "error" or "keep", as in ``evaluate``.
 
+    Parameters
+    ----------
+    y_true : dask array, dask Series or str, optional
+        True classes; with ``data=``, the name of their column. Default None (needed either way).
+    y_pred : dask array, dask Series or str, optional
+        Predicted classes (or their column's name); default None: derived from the scores.
+    y_score : dask array, dask Series, dask DataFrame, str or list of str, optional
+        Scores: 1-D for the positive class, or one column per class in label order (with
+        ``data=``, one column name or a list of them). Default None.
+    sample_weight : dask array, dask Series or str, optional
+        Weight of each row (or its column's name); default None (unweighted).
+    data : dask DataFrame, optional
+        A frame holding the inputs, which are then given as column names; default None.
+    labels : array-like, optional
+        The classes and their order. Default None: found by a first pass over the data.
+    pos_label : object, optional
+        The positive class of a binary task; default None (as :func:`clfeval.evaluate`).
+    threshold : float, optional
+        Cut of binary scores when predictions are derived from them. Default None: 0.5 for
+        probabilities, 0 for decision values, decided on all rows.
+    beta : float, optional
+        Adds an F-beta column to the report; default None.
+    target_names : list of str, optional
+        Display names of the classes, in the order of ``labels``; default None.
+    name : str, optional
+        Name of the classifier; default None.
+    mode : {"auto", "exact", "binned"}, default "auto"
+        When the scores are binned (see :class:`~clfeval.streaming.StreamingEvaluation`).
+    max_distinct : int, default 16777216 (2**24)
+        Distinct scores kept exactly per ranking before ``mode="auto"`` bins them.
+    bits : int, default 16
+        Mantissa bits of the bin grid, 1 to 52.
+    split_every : int, default 8
+        How many partial statistics one merge task combines (at least 2).
+    client : distributed.Client, optional
+        The cluster to compute on; default None (dask's current scheduler).
+    options : EvaluateOptions, optional
+        ``labels`` ... ``name`` as one object instead of the keywords; default None.
+    settings : StreamSettings, optional
+        ``mode``, ``max_distinct`` and ``bits`` as one object; default None.
+    groups : str, list of str, dask Series, array or DataFrame, optional
+        Group membership of each row, for per-group evaluations; default None.
+    group_missing : {"error", "keep"}, default "error"
+        Whether a missing group value is an error or a group of its own.
+
+    Returns
+    -------
+    Evaluation
+        The same Evaluation :func:`clfeval.evaluate` gives on all the rows at once.
+
+    Examples
+    --------
     >>> import numpy as np, pandas as pd, dask, dask.dataframe as dd
     >>> df = dd.from_pandas(pd.DataFrame({"y": ["cat", "dog", "dog", "cat", "eel", "eel"],
     ...                                   "pred": ["cat", "dog", "cat", "cat", "eel", "dog"]}),
@@ -154,6 +206,22 @@ def statistics(*args: Any, **options: Any) -> Any:
     classes runs now (on ``client`` if given). Use it to compute asynchronously
     (``client.compute(...)``) or together with other dask work.
 
+    Parameters
+    ----------
+    *args : object
+        Positional arguments of :func:`evaluate` (``y_true``, ``y_pred``, ``y_score``,
+        ``sample_weight``).
+    **options : object
+        Keyword arguments of :func:`evaluate` (``data``, ``labels``, ``client``, ...).
+
+    Returns
+    -------
+    dask.delayed.Delayed
+        A lazy object whose computed value is the merged
+        :class:`~clfeval.streaming.StreamingEvaluation`.
+
+    Examples
+    --------
     >>> import numpy as np, dask, dask.array as da
     >>> y = da.from_array(np.array([1, 1, 0, 0]), chunks=2)  # the first chunk has one class
     >>> p = da.from_array(np.array([1, 0, 0, 1]), chunks=2)
@@ -245,6 +313,34 @@ def evaluate_file(
     :func:`evaluate` (``labels``, ``pos_label``, ``threshold``, ``mode``, ..., or ``options=`` and
     ``settings=``); ``name`` defaults to the file's name. Problems raise ``ValueError`` with a one-line message.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A data file, a directory of data files, or a glob pattern.
+    y_true : str, optional
+        Column of the true classes; default None (detected from the usual names).
+    y_pred : str, optional
+        Column of the predictions; default None (detected, or derived from the scores).
+    y_score : str or sequence of str, optional
+        Score column(s): one name, several, or a comma-separated string; default None
+        (detected).
+    sample_weight : str, optional
+        Column of the sample weights; default None (detected, or unweighted).
+    scheduler : str, optional
+        Address of a dask scheduler, or a local scheduler name; default None (dask's default).
+    blocksize : int, str or None, default "default"
+        Bytes per CSV partition, as ``dask.dataframe.read_csv`` takes it ("default" is dask's
+        choice; "none" or None reads each file whole).
+    **options : object
+        Further keyword arguments of :func:`evaluate`.
+
+    Returns
+    -------
+    Evaluation
+        The evaluation of all the rows of the file(s).
+
+    Examples
+    --------
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
     >>> for i, rows in enumerate(["1,0.9\\n0,0.2\\n", "1,0.4\\n0,0.6\\n"]):

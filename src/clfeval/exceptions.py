@@ -51,6 +51,18 @@ class SklearnTwinWarning(UserWarning):
     of a module not yet imported, scikit-learn's included.) The check is a dictionary
     look-up; scikit-learn is never imported here (code that filters on scikit-learn's class has
     imported it already).
+
+    Parameters
+    ----------
+    *args : object
+        The warning's arguments, as for any :class:`Warning`; usually one message string.
+
+    Examples
+    --------
+    >>> issubclass(UndefinedMetricWarning, SklearnTwinWarning), UndefinedMetricWarning.sklearn_twin
+    (True, 'UndefinedMetricWarning')
+    >>> str(SklearnTwinWarning("a message"))
+    'a message'
     """
 
     sklearn_twin = ""
@@ -62,7 +74,25 @@ class SklearnTwinWarning(UserWarning):
 
 
 class UndefinedMetricWarning(SklearnTwinWarning):
-    """A metric is undefined (0/0) for the given data and was set by ``zero_division``."""
+    """A metric is undefined (0/0) for the given data and was set by ``zero_division``.
+
+    Parameters
+    ----------
+    *args : object
+        The warning's arguments; clfeval passes one message saying which metric and why.
+
+    Examples
+    --------
+    Precision of a class that is never predicted is 0/0:
+
+    >>> import warnings
+    >>> from clfeval.metrics import precision_score
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value = precision_score([0, 1], [0, 0])
+    >>> value, caught[0].category.__name__
+    (0.0, 'UndefinedMetricWarning')
+    """
 
     sklearn_twin = "UndefinedMetricWarning"
 
@@ -74,6 +104,13 @@ def link_sklearn_twins() -> list[str]:
     this module. Returns the names linked so far (empty while ``sklearn.exceptions`` is not
     imported; it is never imported here).
 
+    Returns
+    -------
+    list of str
+        Names of clfeval's warning classes that are subclasses of their scikit-learn twin.
+
+    Examples
+    --------
     >>> set(link_sklearn_twins()) <= {"UndefinedMetricWarning"}
     True
     """
@@ -91,7 +128,21 @@ def link_sklearn_twins() -> list[str]:
 
 
 class ScoresBinnedWarning(UserWarning):
-    """A stream's scores were binned (too many distinct scores to keep): areas come with bounds."""
+    """A stream's scores were binned (too many distinct scores to keep): areas come with bounds.
+
+    Examples
+    --------
+    A stream allowed three distinct scores that sees five:
+
+    >>> import warnings
+    >>> from clfeval import StreamingEvaluation
+    >>> stream = StreamingEvaluation(max_distinct=3)
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     _ = stream.update([0, 1, 0, 1, 1], y_score=[0.1, 0.8, 0.3, 0.6, 0.9])
+    >>> caught[0].category.__name__, stream.binned
+    ('ScoresBinnedWarning', True)
+    """
 
 
 class ValuesError(ValueError):
@@ -104,6 +155,34 @@ class ValuesError(ValueError):
     column for a 2-D argument (else None), ``kind`` what is wrong (``"missing"``, ``"infinite"``,
     ``"non-finite"``, ``"negative"``, ``"not-in-labels"``, ``"not-a-class"``), ``value`` the bad
     value, ``count`` how many values are bad and ``allowed`` the values that were allowed (labels).
+
+    Parameters
+    ----------
+    message : str
+        The error message shown to users.
+    argument : str, default ""
+        Name of the argument whose values are wrong.
+    kind : str, default ""
+        What is wrong with the value, one of the kinds listed above.
+    position : int, optional
+        0-based row of the first bad value; default None when no single value is at fault.
+    column : int, optional
+        Column of the first bad value in a 2-D argument; default None.
+    value : object, optional
+        The first bad value itself; default None.
+    count : int, optional
+        How many values are bad; default None when not counted.
+    allowed : list, optional
+        The values that would have been accepted (e.g. the labels); default None.
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> try:
+    ...     clfeval.evaluate([0, 1, 1], [0, 1, float("nan")])
+    ... except ValuesError as err:
+    ...     print(err.argument, err.position, err.kind)
+    y_pred 2 missing
     """
 
     def __init__(self, message: str, *, argument: str = "", kind: str = "", position: int | None = None,

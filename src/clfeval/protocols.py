@@ -61,7 +61,23 @@ EXTRA = "pip install 'clfeval[protocols]'"
 
 
 def require_sklearn(what: str = "evaluation protocols") -> Any:
-    """The ``sklearn.model_selection`` module, or an ImportError naming the extra to install."""
+    """The ``sklearn.model_selection`` module, or an ImportError naming the extra to install.
+
+    Parameters
+    ----------
+    what : str, default="evaluation protocols"
+        What needs scikit-learn, for the error message.
+
+    Returns
+    -------
+    module
+        ``sklearn.model_selection``.
+
+    Examples
+    --------
+    >>> require_sklearn().__name__
+    'sklearn.model_selection'
+    """
     try:
         import sklearn.model_selection as ms
     except ImportError as exc:  # pragma: no cover - depends on the environment
@@ -72,6 +88,18 @@ def require_sklearn(what: str = "evaluation protocols") -> Any:
 def n_samples_of(X: Any) -> int:
     """Number of rows of an array-like (numpy, pandas, lists, sparse matrices).
 
+    Parameters
+    ----------
+    X : array-like
+        Anything with a ``shape`` (its first entry counts) or a length; a TypeError otherwise.
+
+    Returns
+    -------
+    int
+        The number of rows.
+
+    Examples
+    --------
     >>> n_samples_of([[1, 2], [3, 4], [5, 6]])
     3
     """
@@ -154,6 +182,14 @@ class Protocol:
 
     Subclasses define :meth:`split`, :meth:`get_n_splits`, ``name`` and ``n_repeats`` (the number
     of independent repetitions: the splits of one repetition are consecutive).
+
+    Examples
+    --------
+    >>> p = KFold(5).with_random_state(0)
+    >>> isinstance(p, Protocol), p.random_state, p.n_repeats
+    (True, 0, 1)
+    >>> p.description
+    'stratified 5-fold CV: KFold(n_splits=5, stratify=True, n_repeats=1, shuffle=True, random_state=0)'
     """
 
     n_repeats: int = 1
@@ -189,10 +225,26 @@ class HoldOut(Protocol):
     kept in both parts). With ``groups=`` the split is grouped (scikit-learn's GroupShuffleSplit:
     ``test_size`` is then a share of the groups) and cannot also be stratified.
 
+    Parameters
+    ----------
+    test_size : float or int, default=0.25
+        The test part: a fraction of the rows in (0, 1), or a number of rows (at least 1).
+    stratify : bool, default=True
+        Keep the class shares in both parts (``split`` then needs ``y``, and every class needs
+        at least 2 members).
+    n_repeats : int, default=1
+        Number of independent random splits.
+    random_state : int, numpy.random.RandomState or None, default=None
+        Seed of the splits; None draws fresh ones each call.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> train, test = next(HoldOut(0.25, random_state=0).split(np.zeros((8, 1)), [0, 0, 0, 0, 1, 1, 1, 1]))
     >>> len(train), len(test)
     (6, 2)
+    >>> HoldOut(0.2, n_repeats=3).name, HoldOut(5, stratify=False).get_n_splits()
+    ('3x stratified hold-out (20% test)', 1)
     """
 
     test_size: float | int = 0.25
@@ -240,8 +292,27 @@ class KFold(Protocol):
     indices equal scikit-learn's for the same ``random_state``). With ``groups=``: GroupKFold, or
     StratifiedGroupKFold when stratified; every group lands in one fold.
 
+    Parameters
+    ----------
+    n_splits : int, default=10
+        Number of folds (at least 2).
+    stratify : bool, default=True
+        Keep the class shares in every fold (``split`` then needs ``y``, and every class needs at
+        least ``n_splits`` members).
+    n_repeats : int, default=1
+        Number of repetitions, each with a fresh shuffle (more than 1 needs ``shuffle=True``).
+    shuffle : bool, default=True
+        Shuffle the rows before cutting them into folds; False keeps their order.
+    random_state : int, numpy.random.RandomState or None, default=None
+        Seed of the shuffles; None draws fresh ones each call.
+
+    Examples
+    --------
     >>> KFold(10, n_repeats=10, random_state=1).name
     '10x stratified 10-fold CV'
+    >>> import numpy as np
+    >>> [t.tolist() for _, t in KFold(3, stratify=False, shuffle=False).split(np.zeros((6, 1)))]
+    [[0, 1], [2, 3], [4, 5]]
     """
 
     n_splits: int = 10
@@ -307,8 +378,19 @@ class FiveByTwo(KFold):
     """Five repetitions of stratified 2-fold CV: the design of Dietterich's 5x2cv paired t test
     and Alpaydin's combined F test (see :meth:`clfeval.cross_evaluation.CrossEvaluation.compare`).
 
+    Parameters
+    ----------
+    stratify : bool, default=True
+        Keep the class shares in both halves of each repetition.
+    random_state : int, numpy.random.RandomState or None, default=None
+        Seed of the five shuffles; None draws fresh ones each call.
+
+    Examples
+    --------
     >>> FiveByTwo(random_state=0).get_n_splits()
     10
+    >>> FiveByTwo(stratify=False).name
+    '5x2 CV'
     """
 
     n_splits: int = field(default=2, init=False)
@@ -329,9 +411,15 @@ class FiveByTwo(KFold):
 class LeaveOneOut(Protocol):
     """Leave-one-out: n folds, each testing one sample (with ``groups=``: one group per fold).
 
+    It takes no arguments; the number of folds comes from the data.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> [t.tolist() for _, t in LeaveOneOut().split(np.zeros((3, 1)))]
     [[0], [1], [2]]
+    >>> LeaveOneOut().get_n_splits(groups=["a", "a", "b", "c"])
+    3
     """
 
     @property
@@ -369,6 +457,18 @@ class Bootstrap(Protocol):
     drawn again. Each bag counts as its own repetition. The .632 and .632+ estimators are in
     :meth:`clfeval.cross_evaluation.CrossEvaluation.bootstrap_estimates`.
 
+    Parameters
+    ----------
+    n_bootstraps : int, default=200
+        Number of bags (at least 1).
+    stratify : bool, default=False
+        Draw each bag within the classes, so that every bag keeps the class counts (``split``
+        then needs ``y``; not with ``groups=``).
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None, default=None
+        Seed of the draws; None draws fresh bags each call.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> train, test = next(Bootstrap(3, random_state=0).split(np.zeros((6, 1))))
     >>> len(train), bool(np.isin(test, train).any())
@@ -447,9 +547,22 @@ class PredefinedSplits(Protocol):
 
     ``n_repeats``: how many repetitions the splits form (consecutive, equal numbers of splits).
 
+    Parameters
+    ----------
+    splits : sequence of (array-like, array-like)
+        The (train indices, test indices) pairs, at least one.
+    n_repeats : int, default=1
+        How many repetitions the splits form; their number must be a multiple of it.
+    label : str, default="predefined splits"
+        The protocol's ``name`` in tables and reports.
+
+    Examples
+    --------
     >>> p = PredefinedSplits([([0, 1], [2]), ([1, 2], [0])])
     >>> p.get_n_splits(), [t.tolist() for _, t in p.split(None)]
     (2, [[2], [0]])
+    >>> PredefinedSplits([([0, 1], [2]), ([1, 2], [0])], n_repeats=2, label="my folds")
+    PredefinedSplits(<2 splits>, n_repeats=2, label='my folds')
     """
 
     splits: Sequence[Any] = ()
@@ -495,6 +608,20 @@ class TrainValidationTest(Protocol):
     ``random_state`` gives the same three parts in all three views. Needs an int random_state
     (or None for fresh randomness each call, which breaks the link between the views).
 
+    Parameters
+    ----------
+    validation_size : float or int, default=0.2
+        The validation part: a fraction of all rows in (0, 1), or a number of rows.
+    test_size : float or int, default=0.2
+        The test part: a fraction of all rows in (0, 1), or a number of rows; two fractions must
+        leave rows to train on.
+    stratify : bool, default=True
+        Keep the class shares in all three parts (``split`` then needs ``y``).
+    random_state : int or None, default=None
+        Seed of the split; None draws a fresh one each call.
+
+    Examples
+    --------
     >>> import numpy as np
     >>> tvt = TrainValidationTest(0.2, 0.2, random_state=0)
     >>> y = np.array([0, 1] * 10)

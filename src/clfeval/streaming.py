@@ -85,6 +85,52 @@ class StreamingEvaluation:
     Without ``labels`` the classes are those seen so far (sorted, as ``evaluate`` sorts them);
     scores need the classes fixed by the first batch: a first batch of one class with scores
     needs ``labels=``. Multilabel data are not streamed yet.
+
+    Parameters
+    ----------
+    labels : array-like, optional
+        The classes and their order. Default None: the classes seen so far, sorted.
+    pos_label : object, optional
+        The positive class of a binary task; default None (chosen as :func:`clfeval.evaluate`
+        chooses it).
+    threshold : float, optional
+        Cut of binary scores when predictions are derived from them. Default None: 0.5 for
+        probabilities, 0 for decision values.
+    beta : float, optional
+        Adds an F-beta column to the result's report; default None.
+    target_names : list of str, optional
+        Display names of the classes, in the order of ``labels``; default None.
+    name : str, optional
+        Name of the classifier, carried to the result; default None.
+    mode : {"auto", "exact", "binned"}, default "auto"
+        When the scores are binned, as described above.
+    max_distinct : int, default 16777216 (2**24)
+        Distinct scores a ranking may hold before ``mode="auto"`` bins them.
+    bits : int, default 16
+        Mantissa bits of the bin grid, 1 to 52.
+    warn : bool, default True
+        Whether to warn with :class:`~clfeval.exceptions.ScoresBinnedWarning` when the scores
+        get binned.
+    options : EvaluateOptions, optional
+        ``labels``, ``pos_label``, ``threshold``, ``beta``, ``target_names`` and ``name`` as one
+        object, instead of the keywords; default None.
+    settings : StreamSettings, optional
+        ``mode``, ``max_distinct`` and ``bits`` as one object, instead of the keywords;
+        default None.
+    groups : bool, str or list of str, optional
+        Keep one state per group: True, or the group column name(s). Default None (no groups).
+    group_missing : {"error", "keep"}, default "error"
+        Whether a missing group value is an error or a group of its own.
+
+    Examples
+    --------
+    >>> stream = StreamingEvaluation(labels=["ham", "spam"], pos_label="spam", name="filter")
+    >>> _ = stream.update(["ham", "spam", "spam"], y_score=[0.2, 0.9, 0.4])
+    >>> _ = stream.update(["ham", "ham"], y_score=[0.7, 0.1])
+    >>> stream.n_samples
+    5
+    >>> stream.result()
+    Evaluation(name='filter', task='binary', n_samples=5, classes=['ham', 'spam'], accuracy=0.6000, roc_auc=0.8333)
     """
 
     def __init__(

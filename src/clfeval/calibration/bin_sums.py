@@ -26,6 +26,25 @@ class BinSums:
     ``edges`` (B + 1,) are the bin edges, or None when each "bin" is one distinct probability
     (then ``values`` holds it, and the within-bin spread is zero by construction).
 
+    Parameters
+    ----------
+    edges : numpy.ndarray of shape (B + 1,) or None
+        The bin edges, or None when each bin is one distinct probability.
+    weight : numpy.ndarray of shape (..., B)
+        Total weight of the samples in each bin (int64 counts without sample weights).
+    positives : numpy.ndarray of shape (..., B)
+        Weight of the positive outcomes in each bin, ``sum w*y``.
+    sum_p : numpy.ndarray of shape (..., B)
+        Weighted sum of the probabilities in each bin, ``sum w*p``.
+    sum_pp : numpy.ndarray of shape (..., B)
+        Weighted sum of the squared probabilities, ``sum w*p^2``.
+    sum_py : numpy.ndarray of shape (..., B)
+        Weighted sum of the probabilities of the positive outcomes, ``sum w*p*y``.
+    values : numpy.ndarray of shape (B,), default=None
+        The distinct probability of each bin when ``edges`` is None; else None.
+
+    Examples
+    --------
     >>> b = BinSums(np.array([0.0, 0.5, 1.0]), np.array([2, 1]), np.array([1, 1]),
     ...             np.array([0.5, 0.9]), np.array([0.17, 0.81]), np.array([0.4, 0.9]))
     >>> b.merge(b).weight.tolist(), b.n_bins

@@ -24,6 +24,18 @@ __all__ = [
 def uniform_edges(n_bins: int) -> np.ndarray:
     """``n_bins`` equal-width bins on [0, 1]: ``numpy.linspace(0, 1, n_bins + 1)``.
 
+    Parameters
+    ----------
+    n_bins : int
+        Number of bins (positive).
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_bins + 1,)
+        The bin edges, from 0 to 1.
+
+    Examples
+    --------
     >>> uniform_edges(4).tolist()
     [0.0, 0.25, 0.5, 0.75, 1.0]
     """

@@ -73,6 +73,30 @@ def calibration_curve(
     """(fraction of positives, mean predicted probability) per non-empty bin, as
     ``sklearn.calibration.calibration_curve`` (same arguments and results).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem.
+    y_prob : array-like of shape (n_samples,)
+        Predicted probability of the positive class for each sample, in [0, 1].
+    pos_label : int, float, bool or str, default=None
+        The class whose probability ``y_prob`` holds; None is allowed only for labels {0, 1} or
+        {-1, 1}, and takes 1.
+    n_bins : int, default=5
+        Number of bins the probabilities are grouped into; empty bins are left out of the result.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at the quantiles of
+        ``y_prob``, so that the bins hold about as many samples each.
+
+    Returns
+    -------
+    prob_true : numpy.ndarray
+        Share of positives in each non-empty bin.
+    prob_pred : numpy.ndarray
+        Mean predicted probability in each non-empty bin.
+
+    Examples
+    --------
     >>> prob_true, prob_pred = calibration_curve([0, 0, 1, 1], [0.1, 0.4, 0.6, 0.9], n_bins=2)
     >>> prob_true.tolist(), prob_pred.tolist()
     ([0.0, 1.0], [0.25, 0.75])
@@ -104,6 +128,40 @@ def reliability_curve(
     view: binary (1-D ``y_prob``, or ``pos_label``'s column against the rest) or top-label
     (the default for (n, k) ``y_prob``).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class of each sample.
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities in [0, 1]: 1-D, the probability of the positive class of a binary
+        problem; 2-D, one column per class (in sorted label order, or that of ``labels``) with rows
+        summing to 1.
+    pos_label : int, float, bool or str, default=None
+        With 1-D ``y_prob``, the class it is the probability of (None is allowed only for labels
+        {0, 1} or {-1, 1}, and takes 1); with 2-D ``y_prob``, the class read against the rest
+        (None: the second of two classes, none for more).
+    n_bins : int, default=10
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
+        probabilities, so that the bins hold about equal weight.
+    mode : {"binary", "top-label"}, default=None
+        The view: "binary" reads the positive class (``pos_label``) against the rest,
+        "top-label" the largest probability of each row against whether its class is right.
+        None: "binary" for 1-D ``y_prob`` or when ``pos_label`` is given, else "top-label".
+    labels : array-like, default=None
+        The classes of the columns of a 2-D ``y_prob``, in order; None takes the sorted classes
+        of ``y_true``. Not allowed with 1-D ``y_prob``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    ReliabilityCurve
+        The bins of that view, empty bins included (NaN means, zero weight).
+
+    Examples
+    --------
     >>> c = reliability_curve([0, 1, 2, 1], [[.8, .1, .1], [.2, .7, .1], [.1, .3, .6], [.5, .4, .1]],
     ...                       n_bins=2)
     >>> c.view, c.observed.tolist(), c.weight.tolist()
@@ -136,8 +194,45 @@ def expected_calibration_error(
     "top-label" (default for (n, k)), or "class-wise" (mean over classes of each class's
     one-vs-rest ECE). Bins: see the module notes (a probability on an edge goes to the lower bin).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class of each sample.
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities in [0, 1]: 1-D, the probability of the positive class of a binary
+        problem; 2-D, one column per class (in sorted label order, or that of ``labels``) with rows
+        summing to 1.
+    n_bins : int, default=15
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
+        probabilities, so that the bins hold about equal weight.
+    norm : {"l1", "l2", "max"}, default="l1"
+        How the per-bin gaps are combined (formulas above).
+    mode : {"binary", "top-label", "class-wise"}, default=None
+        The view(s) read (see above); None: "binary" for 1-D ``y_prob``, "top-label" for 2-D.
+    pos_label : int, float, bool or str, default=None
+        With 1-D ``y_prob``, the class it is the probability of (None is allowed only for labels
+        {0, 1} or {-1, 1}, and takes 1); with 2-D ``y_prob``, the class read against the rest
+        (None: the second of two classes, none for more).
+    labels : array-like, default=None
+        The classes of the columns of a 2-D ``y_prob``, in order; None takes the sorted classes
+        of ``y_true``. Not allowed with 1-D ``y_prob``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    float
+        The calibration error, between 0 and 1.
+
+    Examples
+    --------
     >>> round(expected_calibration_error([1, 1, 0, 1], [0.9, 0.8, 0.3, 0.4], n_bins=2), 6)
     0.15
+    >>> y, p = [0, 1, 1, 1], [0.1, 0.4, 0.8, 0.9]
+    >>> [round(expected_calibration_error(y, p, n_bins=2, norm=norm), 6) for norm in ("l1", "l2", "max")]
+    [0.2, 0.206155, 0.25]
     """
     n_bins = check_n_bins(n_bins)
     check_choice(strategy, STRATEGIES, "strategy")
@@ -168,6 +263,37 @@ def brier_decomposition(
     more: the sum over classes of each one-vs-rest decomposition (scikit-learn's multiclass
     Brier score), or ``pos_label``'s alone.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class of each sample.
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities in [0, 1]: 1-D, the probability of the positive class of a binary
+        problem; 2-D, one column per class (in sorted label order, or that of ``labels``) with rows
+        summing to 1.
+    n_bins : int, default=None
+        Number of bins to group the samples into; None groups them by distinct probability.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
+        probabilities, so that the bins hold about equal weight.
+        Used only with ``n_bins``.
+    pos_label : int, float, bool or str, default=None
+        With 1-D ``y_prob``, the class it is the probability of (None is allowed only for labels
+        {0, 1} or {-1, 1}, and takes 1); with 2-D ``y_prob``, the class read against the rest
+        alone (None: the second of two classes, all classes summed for more).
+    labels : array-like, default=None
+        The classes of the columns of a 2-D ``y_prob``, in order; None takes the sorted classes
+        of ``y_true``. Not allowed with 1-D ``y_prob``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    BrierDecomposition
+        The Brier score and its terms.
+
+    Examples
+    --------
     >>> d = brier_decomposition([0, 0, 1, 1], [0.2, 0.2, 0.6, 0.6])
     >>> round(d.brier, 6), round(d.reliability, 6), d.resolution, d.uncertainty
     (0.1, 0.1, 0.25, 0.25)
@@ -193,6 +319,40 @@ def calibration_report(
 ) -> CalibrationReport:
     """Every calibration number at once (from the exact state; see :class:`CalibrationReport`).
 
+    The headline ECE is that of the positive class for 1-D ``y_prob`` and top-label for 2-D.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class of each sample.
+    y_prob : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities in [0, 1]: 1-D, the probability of the positive class of a binary
+        problem; 2-D, one column per class (in sorted label order, or that of ``labels``) with rows
+        summing to 1.
+    n_bins : int, default=15
+        Number of bins of the ECEs, the reliability curve and the decomposition.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
+        probabilities, so that the bins hold about equal weight.
+    pos_label : int, float, bool or str, default=None
+        With 1-D ``y_prob``, the class it is the probability of (None is allowed only for labels
+        {0, 1} or {-1, 1}, and takes 1); with 2-D ``y_prob``, the class whose view against the
+        rest adds a "binary" entry to ``ece_by_mode`` (None: the second of two classes, none for
+        more).
+    labels : array-like, default=None
+        The classes of the columns of a 2-D ``y_prob``, in order; None takes the sorted classes
+        of ``y_true``. Not allowed with 1-D ``y_prob``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    CalibrationReport
+        ECE in three norms and in each mode, Brier score and its decomposition, log loss and the
+        reliability bins.
+
+    Examples
+    --------
     >>> r = calibration_report([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], n_bins=2)
     >>> round(r.ece, 6), round(r.brier, 6), round(r.log_loss, 6)
     (0.275, 0.0925, 0.337539)

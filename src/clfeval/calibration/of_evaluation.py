@@ -27,10 +27,28 @@ def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
     Binary: the positive class's probabilities (mode "binary"); multi-class: the (n, k) rows
     (mode "top-label"). Multilabel evaluations are not supported yet.
 
+    Parameters
+    ----------
+    ev : Evaluation
+        An evaluation made with scores (``y_score``) that are probabilities; a ValueError when
+        it has no scores or is multilabel.
+    n_bins : int, default=None
+        None for the exact :class:`CalibrationTable`; an integer for a bounded
+        :class:`CalibrationHistogram` with that many equal-width bins.
+
+    Returns
+    -------
+    CalibrationTable or CalibrationHistogram
+        The mergeable state of the evaluation's probabilities.
+
+    Examples
+    --------
     >>> import clfeval
     >>> ev = clfeval.evaluate(["a", "b", "b"], y_score=[0.3, 0.8, 0.4], pos_label="b")
     >>> calibration_of_evaluation(ev)
     CalibrationTable(classes=['a', 'b'], mode='binary', total_weight=3, distinct=[3, 3, 3])
+    >>> calibration_of_evaluation(ev, n_bins=4)
+    CalibrationHistogram(classes=['a', 'b'], mode='binary', n_bins=4, total_weight=3)
     """
     x = evaluation_inputs(ev)
     return calibration_of(x.codes, x.proba, x.weight, classes=x.classes, positive=x.positive, n_bins=n_bins)
@@ -46,6 +64,28 @@ def binary_calibration_report(
     its within-bin terms.
     The numbers equal :func:`calibration_report` on the same data.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking
+        The positive class's ranking of a binary evaluation (``ev.ranking(name)``), whose scores
+        are probabilities.
+    classes : sequence
+        The two class labels, in order.
+    positive : int
+        Index of the positive class in ``classes`` (named in the reliability curve's view).
+    n_bins : int, default=15
+        Number of bins.
+    strategy : {"uniform", "quantile"}, default="uniform"
+        "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
+        probabilities.
+
+    Returns
+    -------
+    CalibrationReport
+        The report, in mode "binary".
+
+    Examples
+    --------
     >>> import clfeval
     >>> ev = clfeval.evaluate([0, 0, 1, 1, 1, 0], y_score=[0.1, 0.3, 0.8, 0.9, 0.6, 0.6])
     >>> r = binary_calibration_report(ev.ranking("1"), classes=[0, 1], positive=1, n_bins=5)

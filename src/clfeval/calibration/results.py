@@ -27,6 +27,25 @@ class ReliabilityCurve:
     ``weight`` is the number of samples per bin (int64), or their total weight when the data
     carry sample weights (``weighted``).
 
+    Parameters
+    ----------
+    edges : numpy.ndarray of shape (n_bins + 1,)
+        The bin edges, from 0 to 1.
+    weight : numpy.ndarray of shape (n_bins,)
+        Samples (int64) or total sample weight (float) in each bin.
+    mean_predicted : numpy.ndarray of shape (n_bins,)
+        Mean predicted probability in each bin (NaN when empty).
+    observed : numpy.ndarray of shape (n_bins,)
+        Share of positive outcomes in each bin (NaN when empty).
+    view : str
+        Which view the bins are of, e.g. "positive class 1", "class b vs rest" or "top-label".
+    strategy : {"uniform", "quantile"}
+        How the bin edges were chosen.
+    weighted : bool, default=False
+        Whether ``weight`` holds sample weights rather than counts.
+
+    Examples
+    --------
     >>> from clfeval.calibration import reliability_curve
     >>> c = reliability_curve([0, 1, 1, 0], [0.2, 0.9, 0.7, 0.4], n_bins=2)
     >>> c.mean_predicted.round(6).tolist(), c.observed.tolist(), c.weight.tolist()
@@ -121,10 +140,37 @@ class BrierDecomposition:
     each term summed over the one-vs-rest views, so ``brier`` is scikit-learn's multiclass Brier
     score (unscaled, range [0, 2]).
 
+    Parameters
+    ----------
+    brier : float
+        The Brier score.
+    reliability : float
+        Weighted mean squared gap between each group's mean probability and its share of
+        positives (lower is better calibrated).
+    resolution : float
+        Weighted mean squared gap between each group's share of positives and the overall
+        share (higher separates the outcomes better).
+    uncertainty : float
+        Variance of the outcome, ``p (1 - p)`` for an overall share ``p`` of positives.
+    within_variance : float, default=0.0
+        Weighted variance of the probabilities within the groups (zero for distinct-probability
+        groups).
+    within_covariance : float, default=0.0
+        Twice the weighted covariance of probability and outcome within the groups, as the
+        decomposition subtracts it (zero for distinct-probability groups).
+    n_bins : int, default=None
+        Number of bins the samples were grouped into; None for grouping by distinct probability.
+    strategy : {"uniform", "quantile"}, default=None
+        How the bins were made; None with ``n_bins=None``.
+
+    Examples
+    --------
     >>> from clfeval.calibration import brier_decomposition
     >>> d = brier_decomposition([0, 1, 1, 0], [0.2, 0.9, 0.9, 0.2])
     >>> round(d.brier, 6), round(d.reliability, 6), d.resolution, d.uncertainty
     (0.025, 0.025, 0.25, 0.25)
+    >>> BrierDecomposition(0.1, 0.1, 0.25, 0.25)
+    BrierDecomposition(brier=0.1, reliability=0.1, resolution=0.25, uncertainty=0.25)
     """
 
     brier: float
@@ -177,6 +223,45 @@ class CalibrationReport:
     distinct probabilities, as :func:`brier_decomposition` gives by default, continuous scores
     make every group one sample: reliability = Brier and resolution = uncertainty, which says
     nothing).
+
+    Parameters
+    ----------
+    mode : {"binary", "top-label"}
+        The headline view of ``ece``, ``ece_l2``, ``ece_max`` and ``reliability``.
+    n_bins : int
+        Number of bins used.
+    strategy : {"uniform", "quantile"}
+        How the bins were made.
+    ece : float
+        Expected calibration error, L1 norm, in the headline mode.
+    ece_l2 : float
+        Expected calibration error, L2 norm, in the headline mode.
+    ece_max : float
+        Largest gap of a non-empty bin, in the headline mode.
+    ece_by_mode : dict of str to float
+        The L1 ECE in each mode available ("binary" when there is a positive class,
+        "class-wise", "top-label").
+    brier : float
+        The Brier score.
+    log_loss : float
+        The log loss (cross-entropy) of the probabilities.
+    decomposition : BrierDecomposition
+        The Brier score's terms over the report's bins.
+    reliability : ReliabilityCurve
+        The reliability bins of the headline view.
+    classes : tuple
+        The class labels, in order.
+    total_weight : float
+        Number of samples, or their total weight.
+
+    Examples
+    --------
+    >>> from clfeval.calibration import calibration_report
+    >>> r = calibration_report([0, 1, 1, 0], [0.2, 0.9, 0.6, 0.4], n_bins=2)
+    >>> r.mode, r.n_bins, round(r.ece, 6), r.ece_by_mode["binary"] == r.ece
+    ('binary', 2, 0.275, True)
+    >>> r.reliability.observed.tolist(), r.total_weight
+    ([0.0, 1.0], 4.0)
     """
 
     mode: str

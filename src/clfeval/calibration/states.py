@@ -201,6 +201,25 @@ class CalibrationTable(_CalibrationState):
     """Exact calibration state: per view (each class, then top-label) a ScoreTable of the distinct
     probabilities with [negative, positive] outcome weights. Merges exactly; any binning is exact.
 
+    Build it with :func:`calibration_of` (``n_bins=None``) rather than by hand.
+
+    Parameters
+    ----------
+    classes : tuple
+        The labels of the k classes, in code order.
+    mode : {"binary", "top-label"}
+        The view the readers use when none is named.
+    positive : int or None
+        Index of the positive class, which ``mode="binary"`` reads; None when there is none.
+    log_loss_sum : LogLossSum
+        The running log-loss total and weight.
+    brier_sum : BrierSum
+        The running Brier-score total and weight.
+    tables : tuple of ScoreTable, default=()
+        One table per view: the k classes against the rest, then the top label.
+
+    Examples
+    --------
     >>> s = calibration_of(np.array([0, 1, 1]), np.array([0.2, 0.9, 0.6]))
     >>> s
     CalibrationTable(classes=[0, 1], mode='binary', total_weight=3, distinct=[3, 3, 3])
@@ -239,6 +258,26 @@ class CalibrationHistogram(_CalibrationState):
     """Bounded calibration state: fixed equal-width bins, per view (each class, then top-label)
     the :class:`BinSums`, stacked ``(k + 1, n_bins)``. Merges by adding the arrays.
 
+    Build it with :func:`calibration_of` (an integer ``n_bins``) rather than by hand.
+
+    Parameters
+    ----------
+    classes : tuple
+        The labels of the k classes, in code order.
+    mode : {"binary", "top-label"}
+        The view the readers use when none is named.
+    positive : int or None
+        Index of the positive class, which ``mode="binary"`` reads; None when there is none.
+    log_loss_sum : LogLossSum
+        The running log-loss total and weight.
+    brier_sum : BrierSum
+        The running Brier-score total and weight.
+    sums : BinSums, default=None
+        The per-bin sums of every view, stacked ``(k + 1, n_bins)``; it must be given (None is
+        only the dataclass placeholder).
+
+    Examples
+    --------
     >>> h = calibration_of(np.array([0, 1, 1]), np.array([0.2, 0.9, 0.6]), n_bins=4)
     >>> h
     CalibrationHistogram(classes=[0, 1], mode='binary', n_bins=4, total_weight=3)
@@ -302,8 +341,35 @@ def calibration_of(
     a bounded :class:`CalibrationHistogram` with that many equal-width bins.
     Default mode: "binary" for 1-D ``proba``, "top-label" for (n, k).
 
+    Parameters
+    ----------
+    true_codes : array-like of int, shape (n,)
+        The true class of each sample as an index into the classes.
+    proba : array-like of shape (n,) or (n, k)
+        Predicted probabilities: 1-D, those of class ``positive`` in a two-class problem; 2-D,
+        one column per class, rows summing to 1. They must be finite and lie in [0, 1].
+    weights : array-like of shape (n,), default=None
+        Non-negative sample weights; None counts every sample once (integer counts).
+    classes : sequence, default=None
+        The labels of the k classes, in code order; None names them ``0..k-1``.
+    positive : int, default=None
+        Index of the positive class: for 1-D ``proba`` 0 or 1 (None: 1); for 2-D the class that
+        ``mode="binary"`` reads (None: 1 for two classes, none for more).
+    n_bins : int, default=None
+        None for the exact state; an integer for the bounded state with that many equal-width
+        bins.
+
+    Returns
+    -------
+    CalibrationTable or CalibrationHistogram
+        The exact state (``n_bins=None``) or the bounded one.
+
+    Examples
+    --------
     >>> calibration_of([0, 1, 2], [[.7, .2, .1], [.1, .8, .1], [.3, .3, .4]], n_bins=5).ece()
     0.3666666666666667
+    >>> calibration_of([0, 1, 1], [0.2, 0.9, 0.6], classes=["no", "yes"])
+    CalibrationTable(classes=['no', 'yes'], mode='binary', total_weight=3, distinct=[3, 3, 3])
     """
     codes = np.asarray(true_codes)
     if codes.ndim != 1 or codes.dtype.kind not in "biu":

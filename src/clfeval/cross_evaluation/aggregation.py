@@ -28,6 +28,26 @@ class ConfusionAggregate(ReportSet):
     ``pooled_value(metric)``: the metric of the summed table (micro over runs); ``mean_value(metric)``: the
     mean of the per-run metric (macro over runs); ``values(metric)`` per run; ``summary()``.
     ``reports``: one report per run; ``pooled_report``.
+
+    Build it with :func:`aggregate_confusions`, which checks the input.
+
+    Parameters
+    ----------
+    tables : numpy.ndarray of shape (n_runs, k, k)
+        The runs' confusion tables, rows the true class, columns the predicted one.
+    labels : numpy.ndarray of shape (k,)
+        The classes of the rows and columns.
+    names : list of str or None
+        Display names of the classes; None writes the labels.
+    pos_label : int, float, bool, str or None
+        The positive class, for per-class metric names of a binary task; None for none.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> agg = ConfusionAggregate(np.array([[[8, 2], [1, 9]], [[5, 5], [0, 10]]]), np.array([0, 1]), None, 1)
+    >>> agg.values("recall").tolist(), round(agg.pooled_value("recall"), 4), agg.mean_value("accuracy")
+    ([0.9, 1.0], 0.95, 0.8)
     """
 
     _unit = "run"
@@ -70,6 +90,26 @@ def aggregate_confusions(tables: Sequence[Any], *, labels: Any = None, names: li
     labels. ``labels`` default: those of the Evaluations, else 0..k-1. ``pos_label``: positive class
     for per-class names of a binary task (default: the second label).
 
+    Parameters
+    ----------
+    tables : sequence of array-like of shape (k, k) or of Evaluation
+        The confusion tables of the runs (non-negative counts or weights), all over the same
+        classes.
+    labels : array-like of shape (k,), optional
+        The classes of the rows and columns. Default None: those of the Evaluations, else
+        0 .. k - 1.
+    names : list of str, optional
+        Display names of the classes; default None (those of the Evaluations, else the labels).
+    pos_label : object, optional
+        The positive class of a binary task; default None (the second label).
+
+    Returns
+    -------
+    ConfusionAggregate
+        The tables stacked, with per-run values, pooled values and averages of any measure.
+
+    Examples
+    --------
     >>> agg = aggregate_confusions([[[5, 0], [1, 4]], [[3, 2], [0, 5]]])
     >>> agg.values("recall").tolist(), agg.pooled_value("recall")
     ([0.8, 1.0], 0.9)

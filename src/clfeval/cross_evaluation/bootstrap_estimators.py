@@ -40,6 +40,38 @@ class BootstrapEstimate:
       full-data fit); in general the metric of the table n p_k q_l;
     * ``relative_overfitting``: R'; ``weight``: w = .632 / (1 - .368 R');
     * ``estimate_632`` = .368 apparent + .632 Err^(1); ``estimate_632_plus`` = (1 - w) apparent + w Err^(1)'.
+
+    Parameters
+    ----------
+    metric : str
+        The metric estimated.
+    apparent : float
+        Its resubstitution value.
+    loo_bootstrap : float
+        Its leave-one-out bootstrap value.
+    oob_mean : float
+        The mean of its per-bag out-of-bag values.
+    no_information : float
+        Its value when predictions are independent of the truth.
+    relative_overfitting : float
+        R', between 0 and 1.
+    weight : float
+        w, the weight of the bootstrap value in the .632+ estimate.
+    estimate_632 : float
+        The .632 estimate.
+    estimate_632_plus : float
+        The .632+ estimate.
+    n_bootstraps : int
+        Number of bags used.
+    n_never_out : int, default=0
+        Samples that no bag left out (so they count in no out-of-bag test).
+
+    Examples
+    --------
+    >>> r = efron_tibshirani(0.0, 0.3, 0.5)
+    >>> b = BootstrapEstimate("error_rate", 0.0, 0.3, 0.31, 0.5, n_bootstraps=50, **r)
+    >>> round(b.estimate_632_plus, 4), b.to_dict()["n_never_out"]
+    (0.2433, 0)
     """
 
     metric: str
@@ -76,9 +108,29 @@ def efron_tibshirani(apparent: float, loo_bootstrap: float, no_information: floa
     gamma itself when Err1 > gamma). ``higher_is_better`` (accuracy, F1, ...): the same on the
     negated values.
 
+    Parameters
+    ----------
+    apparent : float
+        The resubstitution value: the model fitted and evaluated on all data (err).
+    loo_bootstrap : float
+        The leave-one-out bootstrap value, Err1.
+    no_information : float
+        The value when predictions are independent of the truth, gamma.
+    higher_is_better : bool, default=False
+        False for a loss such as the error rate; True for a score such as accuracy.
+
+    Returns
+    -------
+    dict of str to float
+        "estimate_632", "estimate_632_plus", "relative_overfitting" (R') and "weight" (w).
+
+    Examples
+    --------
     >>> r = efron_tibshirani(0.0, 0.3, 0.5)
     >>> round(r["estimate_632"], 4), round(r["relative_overfitting"], 4), round(r["estimate_632_plus"], 4)
     (0.1896, 0.6, 0.2433)
+    >>> round(efron_tibshirani(1.0, 0.7, 0.5, higher_is_better=True)["estimate_632_plus"], 4)
+    0.7567
     """
     sign = -1.0 if higher_is_better else 1.0
     err, err1, gamma = sign * apparent, sign * loo_bootstrap, sign * no_information

@@ -25,6 +25,31 @@ class Comparison:
     ``statistic``, ``pvalue`` and ``confidence_interval(level)`` come from ``test`` (a
     :class:`~clfeval.stats.TestResult`); ``a`` and ``b`` hold the CrossEvaluations when
     :func:`compare` made them.
+
+    Parameters
+    ----------
+    metric : str
+        The metric compared (a report number, see :data:`METRICS`).
+    names : tuple of (str, str)
+        The two models' names, A then B.
+    scores_a : numpy.ndarray
+        Model A's metric on each fold.
+    scores_b : numpy.ndarray
+        Model B's metric on the same folds, in the same order.
+    test : TestResult
+        The paired test of the difference A - B.
+    a : CrossEvaluation, default=None
+        Model A's cross-evaluation, when :func:`compare` ran it.
+    b : CrossEvaluation, default=None
+        Model B's cross-evaluation, when :func:`compare` ran it.
+
+    Examples
+    --------
+    >>> from clfeval import stats
+    >>> a, b = np.array([0.8, 0.9, 0.85, 0.9]), np.array([0.7, 0.8, 0.8, 0.85])
+    >>> c = Comparison("accuracy", ("A", "B"), a, b, stats.corrected_resampled_ttest(a, b, n_train=15, n_test=5))
+    >>> round(c.statistic, 4), round(c.pvalue, 4), c.test.method
+    (3.4017, 0.0424, 'Nadeau-Bengio corrected resampled t test')
     """
 
     metric: str

@@ -32,6 +32,41 @@ class MeanCurve:
     averaged y (TPR / precision), its band and the sd across folds at each grid point;
     ``curves``: (n_curves, len(x)) the interpolated fold curves; ``areas``: each fold's exact area
     (ROC AUC / AP); ``band``: how the band was made.
+
+    Made by :func:`mean_curve`.
+
+    Parameters
+    ----------
+    kind : {"roc", "pr"}
+        Which curves were averaged.
+    curve : str
+        Which curve of each fold: a class name, "micro" or "macro".
+    x : numpy.ndarray of shape (m,)
+        The grid of false positive rates (ROC) or recalls (PR).
+    mean : numpy.ndarray of shape (m,)
+        Mean over the folds of the true positive rate or precision at each grid point.
+    low : numpy.ndarray of shape (m,)
+        Lower edge of the band at each grid point.
+    high : numpy.ndarray of shape (m,)
+        Upper edge of the band at each grid point.
+    std : numpy.ndarray of shape (m,)
+        Standard deviation across the folds at each grid point.
+    curves : numpy.ndarray of shape (n_curves, m)
+        Each fold's curve read at the grid points.
+    areas : numpy.ndarray of shape (n_curves,)
+        Each fold's exact area (ROC AUC or average precision).
+    band : str
+        How the band was made, in words.
+    level : float
+        Confidence level of the band (unused by the "sd" band).
+
+    Examples
+    --------
+    >>> m = MeanCurve("roc", "1", np.array([0.0, 1.0]), np.array([0.5, 1.0]), np.array([0.3, 1.0]),
+    ...               np.array([0.7, 1.0]), np.array([0.2, 0.0]), np.array([[0.4, 1.0], [0.6, 1.0]]),
+    ...               np.array([0.8, 0.9]), "mean ± 1 sd across folds", 0.95)
+    >>> round(m.area_mean, 4), round(m.area_std, 4)
+    (0.85, 0.0707)
     """
 
     kind: str
@@ -109,6 +144,31 @@ def mean_curve(evaluations: Sequence[Evaluation], kind: str = "roc", *, curve: s
     "percentile" (the central ``level`` range of the fold curves). Bands are clipped to [0, 1].
     Folds whose curve is undefined (no positives or negatives) are skipped.
 
+    Parameters
+    ----------
+    evaluations : sequence of Evaluation
+        The folds' evaluations, each made with scores.
+    kind : {"roc", "pr"}, default="roc"
+        Which curves to average.
+    curve : str, default=None
+        Which curve of each evaluation: a class name, "micro" or "macro"; None for the main one.
+    grid : array-like, default=None
+        Increasing x values in [0, 1] to read the curves at; None for 101 evenly spaced points.
+    band : {"sd", "t", "corrected", "percentile"}, default="sd"
+        How the pointwise band is made (see above).
+    level : float, default=0.95
+        Confidence level of the "t" and "corrected" bands, share of folds inside the
+        "percentile" band.
+    test_train_ratio : float, default=None
+        Test rows over training rows of the splits, for ``band="corrected"`` (required there).
+
+    Returns
+    -------
+    MeanCurve
+        The grid, the mean curve, its band, the sd, the fold curves and areas.
+
+    Examples
+    --------
     >>> from clfeval import evaluate
     >>> a = evaluate([0, 0, 1, 1], y_score=[0.1, 0.6, 0.4, 0.9])
     >>> b = evaluate([0, 0, 1, 1], y_score=[0.1, 0.2, 0.8, 0.9])

@@ -26,7 +26,29 @@ __all__ = ["FoldError", "Fold", "FoldSpec", "run_fold", "exception_of"]
 
 
 class FoldError(RuntimeError):
-    """A fold failed (fit, predict or evaluation); ``__cause__`` is the original exception."""
+    """A fold failed (fit, predict or evaluation); ``__cause__`` is the original exception.
+
+    Parameters
+    ----------
+    message : str
+        What failed and why, for the exception's text.
+    fold : int
+        Index of the failed fold in the protocol's order (-1 for the fit on all data).
+    repeat : int
+        The repetition the fold belongs to (-1 for the fit on all data).
+    n_train : int
+        Number of training rows of the fold.
+    n_test : int
+        Number of test rows of the fold.
+    stage : str
+        Where it failed: "fit", "predict" or "evaluate".
+
+    Examples
+    --------
+    >>> err = FoldError("fold 2 failed in fit", fold=2, repeat=0, n_train=80, n_test=20, stage="fit")
+    >>> str(err), err.fold, err.stage, isinstance(err, RuntimeError)
+    ('fold 2 failed in fit', 2, 'fit', True)
+    """
 
     def __init__(self, message: str, *, fold: int, repeat: int, n_train: int, n_test: int, stage: str) -> None:
         super().__init__(message)
@@ -40,6 +62,43 @@ class Fold:
     ``index``: position in the protocol's order (0-based); ``repeat``: which repetition it belongs
     to. ``fit_time`` / ``predict_time`` (predict plus the score method) / ``evaluation_time``
     (clfeval's work) in seconds. A failed fold has ``evaluation=None`` and ``error`` set.
+
+    Parameters
+    ----------
+    index : int
+        Position of the split in the protocol's order, from 0 (-1 for the fit on all data).
+    repeat : int
+        The repetition the split belongs to (-1 for the fit on all data).
+    train : numpy.ndarray
+        Row indices the model was fitted on (a bootstrap bag repeats rows).
+    test : numpy.ndarray
+        Row indices it was evaluated on.
+    evaluation : Evaluation or None
+        The model's evaluation on the test rows; None when the fold failed.
+    fit_time : float
+        Seconds spent fitting.
+    predict_time : float
+        Seconds spent in ``predict`` and the score method.
+    evaluation_time : float
+        Seconds spent evaluating.
+    error : str, default=None
+        "ExceptionType: message" of a failure; None when the fold ran.
+    stage : str, default=None
+        Where a failure happened: "fit", "predict" or "evaluate"; None when the fold ran.
+    y_pred : numpy.ndarray, default=None
+        The predictions for the test rows.
+    y_score : numpy.ndarray, default=None
+        The scores for the test rows, one column per label (1-D for the positive class of a
+        binary task); None without a score method.
+    estimator : object, default=None
+        The fitted model, kept only when asked for (``return_estimators=True``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> f = Fold(0, 0, np.arange(8), np.arange(8, 10), None, 0.0, 0.0, 0.0, error="ValueError: no classes")
+    >>> f, f.ok
+    (Fold(index=0, repeat=0, n_train=8, n_test=2, error='ValueError: no classes'), False)
     """
 
     index: int

@@ -67,10 +67,31 @@ def metric_value(report: Report, metric: str, pos_row: int | None = None) -> flo
     binary task. scikit-learn scorer names work where they denote a report number (``f1_macro``,
     ``precision_weighted``, ``roc_auc_ovr``, ``matthews_corrcoef``, ...).
 
+    Parameters
+    ----------
+    report : Report
+        The report to read (e.g. ``ev.report`` of an Evaluation).
+    metric : str
+        The number's name: an overall metric ("accuracy", "mcc"), "f1_of_macros", a report
+        column with an average ("recall_macro"), a per-class column of a binary task
+        ("precision"), or a scikit-learn scorer name that denotes one of these.
+    pos_row : int, default=None
+        Row of the positive class in the report; needed for per-class names (a ValueError
+        without it).
+
+    Returns
+    -------
+    float
+        The value; NaN where the report has it undefined.
+
+    Examples
+    --------
     >>> from clfeval import evaluate
     >>> ev = evaluate([0, 1, 1, 0, 1], [0, 1, 0, 0, 1])
     >>> metric_value(ev.report, "f1", pos_row=1), round(metric_value(ev.report, "f1_macro"), 4)
     (0.8, 0.8)
+    >>> metric_value(ev.report, "matthews_corrcoef") == metric_value(ev.report, "mcc")
+    True
     """
     name = ALIASES.get(metric, metric)
     if name == "f1_of_macros":

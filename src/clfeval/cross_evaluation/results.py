@@ -41,6 +41,45 @@ class CrossEvaluation(ReportSet):
     ``notes``. ``pooled`` is one Evaluation of every out-of-fold prediction; ``pooled_by_repeat``
     one per repetition. ``table()`` / ``to_frame()`` the per-fold metrics; ``mean`` / ``std``;
     ``summary()`` with intervals; ``mean_curve()``; ``compare()``; ``bootstrap_estimates()``.
+
+    Built by :func:`cross_evaluate`, which passes the arguments below.
+
+    Parameters
+    ----------
+    folds : list of Fold
+        The outcome of every split, in the protocol's order.
+    protocol : object
+        The protocol (or splitter) the folds came from.
+    response : str
+        The score method used: "predict_proba", "decision_function" or "predict".
+    labels : numpy.ndarray of shape (k,)
+        The classes, fixed across folds.
+    pos_label : object
+        The positive class of a binary task, else None.
+    y : numpy.ndarray of shape (n_samples,)
+        The true classes of all rows.
+    sample_weight : numpy.ndarray of shape (n_samples,) or None
+        The rows' weights, or None.
+    n_repeats : int
+        Number of repetitions of the protocol.
+    name : str
+        Name of the model.
+    notes : list of str
+        Remarks made while running the folds.
+    apparent : Fold, optional
+        The fold fitted and evaluated on all the data; default None.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from clfeval import cross_evaluate
+    >>> X, y = load_iris(return_X_y=True)
+    >>> cv = cross_evaluate(GaussianNB(), X, y, 3, progress=False, name="nb")
+    >>> cv.protocol_name, cv.response, len(cv.folds), cv.n_samples
+    ('stratified 3-fold CV', 'predict_proba', 3, 150)
+    >>> round(cv.mean["accuracy"], 4), round(cv.std["accuracy"], 4)
+    (0.94, 0.02)
     """
 
     def __init__(self, folds: list[Fold], *, protocol: Any, response: str, labels: np.ndarray, pos_label: Any,
@@ -215,6 +254,13 @@ class CrossEvaluation(ReportSet):
         if "roc_auc" in means:
             bits.append(f"roc_auc={means['roc_auc']:.4f}")
         return f"CrossEvaluation({', '.join(bits)})"
+
+    def _repr_html_(self) -> str:  # a title line, then the summary's table (its notes included)
+        from clfeval.support.html_table import RawHtml, html_block
+
+        ok = len(self.folds) - len(self.failed)
+        about = f"{self.protocol_name} · {ok}/{len(self.folds)} folds · response {self.response}"
+        return html_block(self.name, RawHtml(self.summary(0.95)._repr_html_()), subtitle=about)
 
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         """Plain Python: settings, per-fold table, summary, pooled report, times, failures, indices."""

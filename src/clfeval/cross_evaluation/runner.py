@@ -157,6 +157,52 @@ def cross_evaluate(
     * ``apparent``: also fit on all data and evaluate on it (resubstitution, ``result.apparent``);
       default True for :class:`~clfeval.protocols.Bootstrap` (the .632 estimators need it).
 
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        The unfitted model; each fold fits a clone of it.
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The features, indexed by row for each split.
+    y : array-like of shape (n_samples,)
+        The true classes.
+    protocol : protocol, splitter, int or list of (train, test) pairs, optional
+        How the data are split, as described above. Default None: stratified 5-fold.
+    groups : array-like of shape (n_samples,), optional
+        Group of each row, for group-aware splitters; default None.
+    sample_weight : array-like of shape (n_samples,), optional
+        Weight of each row, given to fit and to the metrics; default None.
+    response : {"auto", "predict_proba", "decision_function", "predict"}, default "auto"
+        Which method supplies the scores ("predict": none).
+    labels : array-like, optional
+        The classes and their order; default None (the sorted classes of ``y``).
+    pos_label : object, optional
+        The positive class of a binary task; default None (as :func:`clfeval.evaluate`).
+    n_jobs : int, optional
+        Number of folds run in parallel with joblib; default None (one at a time).
+    progress : bool, default True
+        Show a progress bar on a terminal.
+    random_state : int, numpy.random.Generator or None, default None
+        Shuffles the default folds and seeds a clfeval protocol built without a seed.
+    on_error : {"raise", "continue"}, default "raise"
+        Whether a failing fold raises :class:`FoldError` or is recorded and skipped.
+    fit_params : dict, optional
+        Further keyword arguments of ``fit``; those with one value per row are cut to the
+        training rows. Default None.
+    apparent : bool, optional
+        Also fit and evaluate on all the data. Default None: True for the bootstrap protocol
+        only.
+    return_estimators : bool, default False
+        Keep each fold's fitted estimator on its :class:`Fold`.
+    name : str, optional
+        Name of the model in the result; default None (the estimator's class name).
+
+    Returns
+    -------
+    CrossEvaluation
+        The folds with their Evaluations, the pooled out-of-fold Evaluation, and summaries.
+
+    Examples
+    --------
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> X, y = load_iris(return_X_y=True)
@@ -180,6 +226,56 @@ def compare(estimator_a: Any, estimator_b: Any, X: Any, y: Any, protocol: Any = 
     (``response``, ``n_jobs``, ``progress``, ``on_error``, ``fit_params``). The result keeps both
     CrossEvaluations (``.a``, ``.b``).
 
+    Parameters
+    ----------
+    estimator_a : scikit-learn classifier
+        Model A (the difference is A - B).
+    estimator_b : scikit-learn classifier
+        Model B.
+    X : array-like or DataFrame of shape (n_samples, n_features)
+        The features, indexed by row for each split.
+    y : array-like of shape (n_samples,)
+        The true classes.
+    protocol : protocol, splitter, int or list of (train, test) pairs, optional
+        How the data are split, as described above. Default None: stratified 5-fold.
+    metric : str, default "accuracy"
+        The report number compared fold by fold.
+    test : str, default "auto"
+        The test of the difference: "auto" (chosen from the protocol), "5x2cv_t", "5x2cv_f",
+        "corrected_kfold", "corrected_resampled" or "uncorrected".
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
+    groups : array-like of shape (n_samples,), optional
+        Group of each row, for group-aware splitters; default None.
+    sample_weight : array-like of shape (n_samples,), optional
+        Weight of each row; default None.
+    labels : array-like, optional
+        The classes and their order; default None (the sorted classes of ``y``).
+    pos_label : object, optional
+        The positive class of a binary task; default None.
+    random_state : int, numpy.random.Generator or None, default None
+        Seeds the splits, which both models share.
+    names : tuple of (str, str), optional
+        Names of the two models; default None (their class names, marked (A) and (B) when
+        equal).
+    **kwargs : object
+        Further arguments of :func:`cross_evaluate`.
+
+    Returns
+    -------
+    Comparison
+        The per-fold scores of both models, the test of their difference (``test``,
+        ``statistic``, ``pvalue``) and both CrossEvaluations.
+
+    References
+    ----------
+    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+       classification learning algorithms. Neural Computation, 10(7), 1895-1923.
+    .. [2] Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine
+       Learning, 52(3), 239-281.
+
+    Examples
+    --------
     >>> from sklearn.datasets import load_breast_cancer
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from sklearn.tree import DecisionTreeClassifier
@@ -212,6 +308,34 @@ def bootstrap_632(estimator: Any, X: Any, y: Any, *, n_bootstraps: int = 200, me
     one fit on all data; other keyword arguments go to :func:`cross_evaluate`. For the folds
     themselves, call ``cross_evaluate(..., protocol=Bootstrap(...))`` and ``.bootstrap_estimates()``.
 
+    Parameters
+    ----------
+    estimator : object
+        A scikit-learn-compatible classifier (unfitted); a clone is fitted on each bag.
+    X : array-like of shape (n_samples, n_features)
+        The features.
+    y : array-like of shape (n_samples,)
+        The true classes.
+    n_bootstraps : int, default=200
+        Number of bootstrap bags.
+    metric : str, default="error_rate"
+        The metric to estimate (a report number, see :data:`METRICS`); losses and scores alike.
+    stratify : bool, default=False
+        Draw each bag within the classes, keeping their counts.
+    random_state : int, numpy.random.Generator, numpy.random.RandomState or None, default=None
+        Seed of the bags; None draws fresh ones each call.
+    **kwargs
+        Further arguments of :func:`cross_evaluate` (``response``, ``n_jobs``, ``progress``,
+        ``sample_weight``, ...).
+
+    Returns
+    -------
+    BootstrapEstimate
+        The apparent, leave-one-out bootstrap, .632 and .632+ values of the metric, and their
+        ingredients.
+
+    Examples
+    --------
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> X, y = load_iris(return_X_y=True)

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from clfeval.results.report import Report
+from clfeval.support.html_table import html_block, html_table
+from clfeval.support.number_text import format_value
 from clfeval.cross_evaluation.metric_names import ALIASES, SIGNED, default_metrics, metric_value
 
 __all__ = ["INTERVAL_METHODS", "mean_interval", "MetricSummary", "pandas_module", "ReportSet"]
@@ -57,6 +59,22 @@ class MetricSummary:
 
     ``rows``: one dict per metric {"metric", "mean", "std", "low", "high", "n_folds", "pooled"}.
 
+    Parameters
+    ----------
+    rows : list of dict
+        One dict per metric, with the keys above: the metric's name, its mean and sd over the
+        folds (or runs), the interval of the mean, how many folds had a value, and the metric of
+        the pooled predictions.
+    level : float
+        Confidence level of the intervals.
+    method : str
+        How the intervals were made, in words (one of the descriptions in
+        ``INTERVAL_METHODS``).
+    notes : tuple of str, default=()
+        Remarks printed under the table (e.g. why an interval is missing).
+
+    Examples
+    --------
     >>> s = MetricSummary([{"metric": "accuracy", "mean": 0.85, "std": 0.07, "low": 0.2, "high": 1.0,
     ...                     "n_folds": 2, "pooled": 0.85}], 0.95, "t")
     >>> s["accuracy"]["n_folds"], s.to_dict()["method"]
@@ -81,6 +99,13 @@ class MetricSummary:
             nums = " ".join(f"{r[k]:8.4f}" for k in ("mean", "std", "low", "high", "pooled"))
             lines.append(f"  {r['metric']:<20} {nums} {r['n_folds']}")
         return "\n".join(lines + [f"  note: {n}" for n in self.notes])
+
+    def _repr_html_(self) -> str:  # the repr's numbers (4 decimals), one row per metric
+        rows = [[r["metric"], *(format_value(float(r[k])) for k in ("mean", "std", "low", "high", "pooled")),
+                 str(r["n_folds"])] for r in self.rows]
+        table = html_table(["metric", "mean", "sd", "low", "high", "pooled", "folds"], rows)
+        return html_block("Summary", table, subtitle=f"(mean over folds; {self.level:.0%} interval: {self.method})",
+                          notes=[f"note: {n}" for n in self.notes])
 
     def to_dict(self) -> dict[str, Any]:
         return {"level": self.level, "method": self.method, "rows": [dict(r) for r in self.rows],

@@ -30,6 +30,7 @@ from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.evaluate_arguments import check_threshold, predict_from_scores
 from clfeval.evaluation.intervals import band_of, interval_of, interval_tables
 from clfeval.evaluation.thresholds import threshold_entries
+from clfeval.evaluation.notebook import evaluation_html
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.uncertainty.influence import Cases
 from clfeval.results.intervals import Intervals, intervals_to_plain
@@ -63,9 +64,63 @@ class Evaluation:
     and ``by_group`` (with ``groups=``: each group's Evaluation and the tables that compare them,
     :class:`clfeval.evaluation.groups.GroupEvaluations`; else None).
 
+    Parameters
+    ----------
+    task : {"binary", "multiclass", "multilabel"}
+        The kind of classification problem.
+    labels : numpy.ndarray of shape (k,)
+        The classes (label columns for multilabel tasks), in the order every table uses.
+    names : list of str
+        Display name of each label, as the report prints it.
+    pos_label : object
+        The positive class of a binary task; None for the other tasks, and for a binary task
+        of non-numeric labels evaluated from predictions alone.
+    name : str or None
+        Name of the classifier, shown in reprs and reports.
+    threshold : float or None
+        Cut applied to the scores when the predictions were derived from them; None when the
+        predictions were given.
+    score_kind : {"probability", "decision"} or None
+        Whether the scores look like probabilities or decision values; None without scores.
+    n_samples : int
+        Number of rows evaluated.
+    total_weight : float
+        Sum of the sample weights (``n_samples`` without weights).
+    confusion : ConfusionMatrix
+        The counts of true against predicted classes.
+    rankings : dict of str to BinaryRanking or None
+        The score statistics of each class (one-vs-rest), keyed by display name; None without
+        scores.
+    micro : BinaryRanking, optional
+        The micro-averaged ranking of a multi-class or multilabel task; default None.
+    beta : float, optional
+        Weight of recall in the report's extra F-beta column; default None (F1 only).
+    per_sample : numpy.ndarray of shape (n_samples, 3), optional
+        Each sample's (tp, fp, fn) over the labels of a multilabel task; default None.
+    sample_weight : numpy.ndarray of shape (n_samples,), optional
+        The checked sample weights; default None (unweighted).
+    notes : list of str, default []
+        What was decided while reading the data (e.g. predictions derived from scores).
+    cases : Cases, optional
+        The coerced inputs, for intervals that resample cases; default None (a stream).
+    dependent_rows : str, optional
+        Why the rows are not independent cases; default None (they are).
+    streamed : {"weighted", "unweighted"}, optional
+        Set when built from a stream's statistics; default None.
+    calibration_state : object, optional
+        A stream's calibration histogram, or a string saying why it has none; default None.
+    binning : dict of str to BinnedBounds, optional
+        Bounds of the areas when the scores were binned; default None (exact scores).
+    by_group : GroupEvaluations, optional
+        Each group's Evaluation when built with ``groups=``; default None.
+
+    Examples
+    --------
     >>> ev = evaluate(["a", "b", "c", "a"], ["a", "b", "b", "a"])
     >>> ev.report.overall["accuracy"]
     0.75
+    >>> ev
+    Evaluation(task='multiclass', n_samples=4, classes=['a', 'b', 'c'], accuracy=0.7500)
     """
 
     task: str
@@ -108,6 +163,7 @@ class Evaluation:
         if "roc_auc" in o:
             bits.append(f"roc_auc={o['roc_auc']:.4f}")
         return f"Evaluation({', '.join(bits)})"
+    _repr_html_ = evaluation_html  # a notebook's view: confusion matrix, report, areas (clfeval.evaluation.notebook)
 
     # -- derived views ---------------------------------------------------------------------------
 
@@ -782,9 +838,58 @@ def evaluate(
       each group's Evaluation and the tables that compare them (:mod:`clfeval.evaluation.groups`).
       ``group_missing="keep"`` makes missing group values a group of their own (default: an error).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True classes, or a multilabel indicator matrix.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels), optional
+        Predicted classes. Default None: derived from ``y_score`` (one of the two is needed).
+    y_score : array-like of shape (n_samples,) or (n_samples, n_columns), optional
+        Scores or probabilities, shaped as described above; they add the ranking measures
+        (ROC AUC, average precision, curves). Default None.
+    labels : array-like, optional
+        The classes and their order, or the names of the multilabel columns. Default None: the
+        sorted classes present.
+    pos_label : object, optional
+        The positive class of a binary task. Default None: 1 for labels {0, 1} or {-1, 1};
+        with other labels and two score columns, the second of the sorted classes (with a
+        note); a single score column of such labels needs it.
+    threshold : float, optional
+        Cut of binary and multilabel scores when predictions are derived from them. Default
+        None: 0.5 for probabilities, 0 for decision values.
+    sample_weight : array-like of shape (n_samples,), optional
+        Non-negative weight of each row; default None (each row counts once).
+    beta : float, optional
+        Adds an F-beta column to the report (recall weighted ``beta`` times as much as
+        precision); default None.
+    target_names : list of str, optional
+        Display names of the classes, in the order of ``labels``; default None (the labels
+        as strings).
+    name : str, optional
+        Name of the classifier, shown in reprs and reports; default None.
+    options : EvaluateOptions, optional
+        The six options above as one object, instead of the keywords; default None.
+    groups : array-like, mapping or DataFrame, optional
+        Group membership of each row, for per-group evaluations; default None.
+    group_missing : {"error", "keep"}, default "error"
+        Whether a missing group value is an error or a group of its own.
+
+    Returns
+    -------
+    Evaluation
+        The confusion matrix, report, curves and areas of the classifier on these rows (with
+        ``by_group`` filled when ``groups`` is given).
+
+    Examples
+    --------
     >>> ev = evaluate([1, 0, 1, 1], [1, 0, 0, 1])
     >>> ev.confusion.counts.tolist(), round(ev.report.overall["mcc"], 4)
     ([[1, 0], [1, 2]], 0.5774)
+    >>> ev = evaluate([0, 0, 1, 1, 1], y_score=[0.2, 0.6, 0.4, 0.7, 0.9], name="model")
+    >>> ev
+    Evaluation(name='model', task='binary', n_samples=5, classes=['0', '1'], accuracy=0.6000, roc_auc=0.8333)
+    >>> evaluate(["a", "b", "a", "b"], ["a", "b", "b", "b"], groups=["x", "x", "y", "y"]).by_group
+    GroupEvaluations(2 groups by group: x, y)
     """
     options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
                                  target_names=target_names, name=name)

@@ -110,6 +110,11 @@ class GroupEvaluations(Mapping):
         shown = ", ".join(self.keys.display[:5]) + (", ..." if len(self) > 5 else "")
         return f"GroupEvaluations({len(self)} groups by {', '.join(self.keys.columns)}: {shown})"
 
+    def _repr_html_(self) -> str:  # the table of every metric per group (no intervals: table(ci=0.95) has them)
+        from clfeval.support.html_table import RawHtml, html_block
+
+        return html_block(f"{len(self)} groups by {', '.join(self.keys.columns)}", RawHtml(self.table()._repr_html_()))
+
     @property
     def names(self) -> list[str]:
         """The groups' display names, in key order."""

@@ -49,13 +49,17 @@ def trapezoid(x: np.ndarray, y: np.ndarray) -> float:
     return float((dx * (y[1:] + y[:-1]) / 2.0).sum())
 
 
-def interpolate_roc(fpr_grid: np.ndarray, fpr: np.ndarray, tpr: np.ndarray) -> np.ndarray:
+def interpolate_roc(fpr_grid: np.ndarray, fpr: np.ndarray, tpr: np.ndarray, side: str = "high") -> np.ndarray:
     """TPR of the ROC polyline through (fpr, tpr) (fpr non-decreasing) at each grid FPR, linearly
-    between points; at a vertical step (several points at one FPR) the highest TPR is read.
+    between points; at a vertical step (several points at one FPR) the highest TPR is read, or with
+    ``side="low"`` the lowest (where the polyline arrives at that FPR).
 
-    >>> interpolate_roc(np.array([0.25, 0.5]), np.array([0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 1.0, 1.0])).tolist()
-    [0.25, 1.0]
+    >>> fpr, tpr = np.array([0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 1.0, 1.0])
+    >>> interpolate_roc(np.array([0.25, 0.5]), fpr, tpr).tolist(), interpolate_roc(np.array([0.5]), fpr, tpr, "low").tolist()
+    ([0.25, 1.0], [0.5])
     """
+    if side == "low":  # np.interp reads the last of equal x values: reversed, that is the first
+        return -np.interp(-np.asarray(fpr_grid), -fpr[::-1], -tpr[::-1])
     return np.interp(fpr_grid, fpr, tpr)
 
 

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from clfeval.support.number_text import FLOAT_EXACT_INT
+
 __all__ = [
     "FLOAT_EXACT_INT",
     "UNIT_EXPONENT",
@@ -62,8 +64,6 @@ __all__ = [
     "rescale_classes",
 ]
 
-#: integers below this are exact in float64 (and a float64 sum that stays below it is exact)
-FLOAT_EXACT_INT = 1 << 53
 _INT64_MAX = (1 << 63) - 1
 #: exact float-weight tables count in units of 2**UNIT_EXPONENT (the smallest subnormal)
 UNIT_EXPONENT = -1074

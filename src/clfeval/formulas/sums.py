@@ -24,6 +24,8 @@ from typing import Callable, Iterator, TypeVar
 
 import numpy as np
 
+from clfeval.formulas.exact_sums import weight_total
+
 __all__ = ["SampleSum", "LogLossSum", "BrierSum", "TopKHits", "weighted_mean"]
 
 _S = TypeVar("_S", bound="SampleSum")
@@ -45,9 +47,13 @@ def _accumulate(
     total: int | float = 0
     for block in row_blocks(n, width):
         values = per_sample(block)
-        part = values.sum() if weight is None else np.dot(values, weight[block])
-        total += part.item()
-    return total, (n if weight is None else weight.sum().item())
+        if weight is None:
+            total += values.sum().item()
+        elif values.dtype.kind == "b":  # a weighted count: exact for integer weights, however large
+            total += weight_total(weight[block][values])
+        else:
+            total += np.dot(values, weight[block]).item()
+    return total, (n if weight is None else weight_total(weight))
 
 
 def _check_weight(weight: np.ndarray | None, n: int) -> np.ndarray | None:
@@ -274,7 +280,7 @@ def weighted_mean(values: np.ndarray, weight: np.ndarray | None) -> float:
     """
     if weight is None:
         return float(values.mean())
-    total = weight.sum()
+    total = weight_total(weight)  # integer weights summed exactly (their int64 sum can wrap)
     if total == 0:
         raise ZeroDivisionError(
             f"Weights sum to zero, can't be normalized: sample_weight is zero for all {weight.size} samples."

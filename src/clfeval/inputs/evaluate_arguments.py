@@ -164,6 +164,25 @@ def predict_from_scores(y_score: Any, labels: Any, *, pos_label: Any = None, thr
     for probabilities, 0 for decision values; ``y_score`` 1-D for ``pos_label`` or one column per
     label), multi-class the highest-scoring label.
 
+    Parameters
+    ----------
+    y_score : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Scores of the positive class (1-D, binary), or one column per label.
+    labels : array-like of shape (n_labels,)
+        The classes, in the order of the score columns.
+    pos_label : object, optional
+        The positive class of binary scores. Default None: ``labels[1]``.
+    threshold : float, optional
+        Cut of binary scores (a score at the threshold predicts the positive class). Default
+        None: 0.5 for probabilities, 0 for decision values.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_samples,)
+        The predicted label of each row.
+
+    Examples
+    --------
     >>> predict_from_scores([0.2, 0.7], ["no", "yes"], pos_label="yes").tolist()
     ['no', 'yes']
     >>> predict_from_scores([[0.1, 0.9, 0.0], [0.5, 0.2, 0.3]], [3, 1, 2]).tolist()

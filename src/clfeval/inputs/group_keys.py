@@ -183,7 +183,8 @@ def _missing_error(name: str, missing: np.ndarray) -> ValuesError:
     first = int(np.flatnonzero(missing)[0])
     return ValuesError(
         f"group column {name!r} has {count} missing value(s); the first is at row {first}. Drop or fill "
-        "them, or keep them as a group of their own (missing='keep'; --by-missing keep on the command line).",
+        "them, or keep them as a group of their own (evaluate(..., group_missing='keep'); --by-missing keep "
+        "on the command line).",
         argument=name, kind="missing", count=count, position=first,
     )
 

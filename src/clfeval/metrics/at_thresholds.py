@@ -164,6 +164,46 @@ def confusion_matrix_at_thresholds(
     zero-weight samples are left out, so their scores are no thresholds. ``pos_label``
     defaults to 1 for labels in {0, 1} or {-1, 1} and is required otherwise.
 
+    Same as `sklearn.metrics.confusion_matrix_at_thresholds`; differences: none in results for
+    ordinary input (same thresholds; float-weighted counts up to rounding in the last bits:
+    ``fns`` and ``tns`` are sums over the samples below each threshold, not differences of running
+    totals, so small weights are not lost and overflowing totals give inf where scikit-learn's
+    subtraction gives NaN); faster (one sort into counts per distinct score); a negative
+    ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels; with ``pos_label``, any labels (``pos_label`` against the rest).
+    y_score : array-like of shape (n_samples,)
+        Finite scores of the positive class; higher means more positive.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1}. It may also be passed
+        positionally, with scikit-learn's FutureWarning.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None counts every sample once. It may also be passed
+        positionally, with scikit-learn's FutureWarning.
+
+    Returns
+    -------
+    tns : ndarray of shape (n_thresholds,)
+        True negatives at each threshold (float64).
+    fps : ndarray of shape (n_thresholds,)
+        False positives at each threshold (float64).
+    fns : ndarray of shape (n_thresholds,)
+        False negatives at each threshold (float64).
+    tps : ndarray of shape (n_thresholds,)
+        True positives at each threshold (float64).
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores of the samples with non-zero weight, decreasing.
+
+    See Also
+    --------
+    metric_at_thresholds : Any label metric at every threshold.
+    roc_curve : Rates read off the same counts.
+
+    Examples
+    --------
     >>> tns, fps, fns, tps, thr = confusion_matrix_at_thresholds([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> tns.tolist(), fps.tolist(), fns.tolist(), tps.tolist(), thr.tolist()
     ([2.0, 1.0, 1.0, 0.0], [0.0, 1.0, 1.0, 2.0], [1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 2.0, 2.0], [0.8, 0.4, 0.35, 0.1])
@@ -411,6 +451,44 @@ def metric_at_thresholds(
     in {0, 1} are computed for all thresholds at once from one sorted sweep, with the
     warnings the metric itself gives; any other callable is called once per threshold.
 
+    Same as `sklearn.metrics.metric_at_thresholds`; differences: a label metric clfeval knows, on
+    0/1 labels and with arguments the sweep reproduces, is computed for every threshold from one
+    sweep of counts instead of one call per threshold (far faster), with the same values (float
+    weights: up to rounding in the last bits) and its warnings given once per distinct situation
+    rather than at every threshold; any other callable is called as scikit-learn calls it; a
+    negative ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's own error
+    messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels, passed to ``metric_func`` as they are (in decreasing-score order).
+    y_score : array-like of shape (n_samples,)
+        Finite scores; at each threshold the samples scoring at least it are predicted 1, the
+        others 0.
+    metric_func : callable
+        ``metric_func(y_true, y_pred, **metric_params)`` returning a number or an array, such as
+        :func:`f1_score` (clfeval's or scikit-learn's).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample, passed on to ``metric_func`` as ``sample_weight``;
+        zero-weight samples are left out. None passes no weights.
+    metric_params : dict, default=None
+        Further keyword arguments of ``metric_func`` (``pos_label``, ``average``,
+        ``zero_division``, ...).
+
+    Returns
+    -------
+    metric_values : ndarray of shape (n_thresholds,) or (n_thresholds, ...)
+        The metric at each threshold; a metric returning several values gives one row each.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, decreasing, in the dtype of ``y_score``.
+
+    See Also
+    --------
+    confusion_matrix_at_thresholds : The counts the sweep is computed from.
+
+    Examples
+    --------
     >>> values, thresholds = metric_at_thresholds(
     ...     [0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], lambda t, p: int((t == p).sum()))
     >>> values.tolist(), thresholds.tolist()

@@ -33,6 +33,54 @@ def classification_report(
 ) -> str | dict:
     """Text (or dict) report of precision, recall, F1 and support per class, with averages.
 
+    One row per class, then the averages: "accuracy" (the micro average, when it equals accuracy:
+    binary or multiclass data scored over every class present) or "micro avg", "macro avg",
+    "weighted avg" and, for multilabel data, "samples avg".
+
+    Same as `sklearn.metrics.classification_report`; differences: none in results for ordinary
+    input (same text and dict; float weights: up to rounding in the last bits); faster (every row
+    read off confusion counts built in one pass); exact where scikit-learn's sums fail (integer
+    supports past 2**53 print as exact integers where scikit-learn prints a float, and float weights
+    whose sums overflow still give the right rates; scikit-learn: NaN); a negative
+    ``sample_weight`` raises ValueError (scikit-learn accepts it); invalid ``digits`` raises
+    ValueError (scikit-learn: its InvalidParameterError); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True classes: 1-D labels, or a 0/1 indicator matrix for multilabel data.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted classes, in the same form as ``y_true``.
+    labels : array-like of shape (n_classes,), default=None
+        Classes to report, in this order (column indices for multilabel data); None: every label
+        in ``y_true`` and ``y_pred``, sorted. Leaving out a present class turns the "accuracy"
+        row into "micro avg".
+    target_names : list of str of shape (n_classes,), default=None
+        Display names of the reported classes, in the order of ``labels``; None uses the labels
+        themselves.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1. Supports are then total
+        weights.
+    digits : int, default=2
+        Decimals of the rates in the text report (the dict keeps full precision).
+    output_dict : bool, default=False
+        If True, return a dict instead of text.
+    zero_division : {"warn", 0.0, 1.0, np.nan}, default="warn"
+        Value of a rate that is 0/0 (no predicted or no true samples of a class). "warn" uses 0
+        and gives an UndefinedMetricWarning.
+
+    Returns
+    -------
+    str or dict
+        The text table, or a dict mapping each class name and average name to
+        ``{"precision", "recall", "f1-score", "support"}`` (with ``"accuracy"`` mapped to a float).
+
+    See Also
+    --------
+    precision_recall_fscore_support : The numbers behind each row.
+
+    Examples
+    --------
     >>> print(classification_report([0, 0, 1, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2, 1]))  # doctest: +NORMALIZE_WHITESPACE
                   precision    recall  f1-score   support
     <BLANKLINE>

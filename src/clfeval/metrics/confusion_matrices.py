@@ -31,8 +31,52 @@ def confusion_matrix(
 ) -> np.ndarray:
     """Confusion matrix C[i, j]: samples of true class i predicted as class j.
 
+    Rows are the true classes and columns the predicted ones, both in the order of ``labels``
+    (sorted labels by default); the diagonal holds the correct predictions.
+
+    Same as `sklearn.metrics.confusion_matrix`; differences: none in results for ordinary input
+    (same values and dtype: int64 counts, float64 with float weights); faster (one pass over the
+    label codes); integer weights are counted exactly, and a table whose cells pass int64 comes
+    back as an object array of Python ints where scikit-learn wraps around to negative counts; with
+    ``normalize``, shares of such exact counts are correctly rounded; a cell whose float weights
+    sum past the float64 range is inf (scikit-learn: the largest float64); a table too large for
+    half the machine's memory raises ``DenseTableTooLarge`` (a MemoryError and a ValueError)
+    before anything is allocated; a negative ``sample_weight`` raises ValueError (scikit-learn
+    accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels (binary or multiclass).
+    y_pred : array-like of shape (n_samples,)
+        Predicted class labels.
+    labels : array-like of shape (n_classes,), default=None
+        Classes that index the rows and columns, in this order; classes absent from the data give
+        zero rows and columns, and samples of classes not listed are left out. At least one of
+        them must occur in ``y_true``. None: every label in ``y_true`` and ``y_pred``, sorted.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None counts every sample once.
+    normalize : {"true", "pred", "all"} or None, default=None
+        Turn the counts into shares: of each row ("true": each true class sums to 1), of each
+        column ("pred") or of the whole table ("all"). None keeps the counts. Empty rows or
+        columns give 0.
+
+    Returns
+    -------
+    ndarray of shape (n_classes, n_classes)
+        The table; int64 counts without weights or with integer weights, float64 with float
+        weights or ``normalize``.
+
+    See Also
+    --------
+    multilabel_confusion_matrix : One 2x2 one-vs-rest table per class or per label.
+
+    Examples
+    --------
     >>> confusion_matrix([2, 0, 2, 2, 0, 1], [0, 0, 2, 2, 0, 2]).tolist()
     [[2, 0, 0], [0, 0, 1], [1, 0, 2]]
+    >>> confusion_matrix(["cat", "dog", "dog"], ["cat", "cat", "dog"], normalize="true").tolist()
+    [[1.0, 0.0], [0.5, 0.5]]
     """
     if normalize not in ("true", "pred", "all", None):
         raise ValueError(f"normalize must be one of {{'true', 'pred', 'all', None}}, got {normalize!r}.")
@@ -67,8 +111,47 @@ def multilabel_confusion_matrix(
 ) -> np.ndarray:
     """One-vs-rest 2x2 tables ``[[tn, fp], [fn, tp]]`` per label (or per sample).
 
+    For 1-D labels each class gets the table of "this class" against all others; for a multilabel
+    indicator matrix each column does (or, with ``samplewise=True``, each sample, over its labels).
+
+    Same as `sklearn.metrics.multilabel_confusion_matrix`; differences: none in results for
+    ordinary input (same values and dtypes: float64 tables when ``sample_weight`` is given, as
+    scikit-learn returns them); faster (read off confusion counts built in one pass); integer
+    weights are summed exactly, so cells past 2**53 stay exact integers (int64, or Python ints
+    past int64) where scikit-learn returns rounded float64 (negative once totals pass int64); a
+    negative ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's own error
+    messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True classes: 1-D labels, or a 0/1 indicator matrix for multilabel data.
+    y_pred : array-like of shape (n_samples,) or (n_samples, n_labels)
+        Predicted classes, in the same form as ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None counts every sample once.
+    labels : array-like, default=None
+        Classes (column indices for multilabel data) to make tables for, in this order; None: every
+        label in ``y_true`` and ``y_pred``, sorted (all columns for multilabel data).
+    samplewise : bool, default=False
+        Multilabel data only: one table per sample, counting its labels, instead of one per label.
+
+    Returns
+    -------
+    ndarray of shape (n_outputs, 2, 2)
+        One ``[[tn, fp], [fn, tp]]`` table per label (``n_outputs`` = number of labels) or, with
+        ``samplewise=True``, per sample.
+
+    See Also
+    --------
+    confusion_matrix : The full table of true against predicted classes.
+
+    Examples
+    --------
     >>> multilabel_confusion_matrix(["cat", "ant", "cat"], ["ant", "ant", "cat"]).tolist()
     [[[1, 1], [0, 1]], [[1, 0], [1, 1]]]
+    >>> multilabel_confusion_matrix([[1, 0], [1, 1]], [[1, 1], [0, 1]], samplewise=True).tolist()
+    [[[0, 1], [0, 1]], [[0, 0], [1, 1]]]
     """
     check_bool(samplewise, "samplewise")
     kind, counts, _, _ = build_counts(y_true, y_pred, sample_weight)

@@ -83,6 +83,36 @@ def hinge_loss(y_true: Any, pred_decision: Any, *, labels: Any = None, sample_we
     column per class in sorted label order and the margin is the true class's decision minus the
     largest other one (Crammer and Singer, JMLR 2, 2001).
 
+    Same as `sklearn.metrics.hinge_loss`; differences: none in results for ordinary input;
+    faster (the margins computed for all samples at once); a negative ``sample_weight`` raises
+    ValueError (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    pred_decision : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Decision-function values (not probabilities): 1-D for two classes, the value for the greater
+        label; otherwise one column per class in sorted label order.
+    labels : array-like of shape (n_classes,), default=None
+        All classes, needed for multiclass data when ``y_true`` lacks some of them. None: the
+        labels of ``y_true``.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    float
+        The (weighted) mean of ``max(0, 1 - margin)`` over the samples, >= 0.
+
+    See Also
+    --------
+    log_loss : The loss of predicted probabilities.
+
+    Examples
+    --------
+    >>> hinge_loss([-1, 1, 1], [-2.18, 2.36, 0.09])
+    0.30333333333333334
     >>> hinge_loss([0, 2, 1], [[1, 2, 3], [3, 2, 1], [0, 0, 0]])
     2.3333333333333335
     """

@@ -33,8 +33,51 @@ def class_likelihood_ratios(
 ) -> tuple[float, float]:
     """Positive and negative likelihood ratios (LR+, LR-) of a binary classifier.
 
+    From the 2x2 confusion matrix: LR+ = recall / fall-out = (tp / (tp + fn)) / (fp / (fp + tn))
+    and LR- = (fn / (tp + fn)) / (tn / (fp + tn)). LR+ above 1 and LR- below 1 mean that a
+    positive (negative) prediction raises (lowers) the odds of the positive class.
+
+    Same as `sklearn.metrics.class_likelihood_ratios`; differences: none in results for ordinary
+    input (same values and warnings); faster (read off confusion counts built in one pass); exact
+    where scikit-learn's sums fail (integer weights past 2**53 give correctly rounded ratios of the
+    exact counts, and float weights whose sums overflow still give the right ratios; scikit-learn:
+    NaN); a negative ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's own
+    error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True labels of a binary problem.
+    y_pred : array-like of shape (n_samples,)
+        Predicted labels.
+    labels : array-like of shape (2,), default=None
+        The two classes, negative first: the second is the positive class. None: the sorted labels
+        of ``y_true`` and ``y_pred`` (the greater one is positive).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+    replace_undefined_by : np.nan, 1.0 or dict, default=np.nan
+        What an undefined ratio becomes (each case warns with an UndefinedMetricWarning): NaN;
+        1.0 for both (a classifier no better than chance); or ``{"LR+": a, "LR-": b}`` with ``a``
+        in [1, inf] or NaN and ``b`` in [0, 1] or NaN.
+
+    Returns
+    -------
+    positive_likelihood_ratio : float
+        LR+; undefined when nothing is a false positive (fp = 0) or ``y_true`` has no positives.
+    negative_likelihood_ratio : float
+        LR-; undefined when nothing is a true negative (tn = 0) or ``y_true`` has no positives.
+
+    See Also
+    --------
+    recall_score : The true positive rate in both ratios.
+    fallout_score : The false positive rate in LR+.
+
+    Examples
+    --------
     >>> class_likelihood_ratios([0, 1, 0, 1, 0], [1, 1, 0, 0, 0])
     (1.5, 0.75)
+    >>> class_likelihood_ratios(["a", "b", "b", "a"], ["a", "b", "a", "b"], labels=["b", "a"])
+    (1.0, 1.0)
     """
     kind, counts, true_labels, _ = build_counts(y_true, y_pred, sample_weight)
     if kind != "binary":

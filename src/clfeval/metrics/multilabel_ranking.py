@@ -186,6 +186,31 @@ def coverage_error(y_true: Any, y_score: Any, *, sample_weight: Any = None) -> f
     Labels tied with the lowest-scored relevant label count; a sample with no relevant label
     needs 0. ``y_true`` is a 2-D indicator (nonzero = relevant).
 
+    Same as `sklearn.metrics.coverage_error`; differences: none in results for ordinary input;
+    faster (plain array operations instead of masked arrays); a negative ``sample_weight`` raises
+    ValueError (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_labels)
+        Relevance of each label of each sample: a 2-D indicator matrix (nonzero = relevant).
+    y_score : array-like of shape (n_samples, n_labels)
+        Finite scores ranking the labels of each sample (higher = ranked first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample in the mean over samples; None weighs every sample 1.
+
+    Returns
+    -------
+    float
+        Mean number of labels to go down the ranking, ties included, to reach every relevant label;
+        between 0 and n_labels.
+
+    See Also
+    --------
+    label_ranking_loss : Share of wrongly ordered (relevant, irrelevant) pairs.
+
+    Examples
+    --------
     >>> coverage_error([[1, 0, 1], [0, 1, 0]], [[0.5, 0.5, 0.1], [0.2, 0.3, 0.9]])
     2.5
     """
@@ -210,6 +235,33 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_w
     as high; averaged over its relevant labels, then over samples. A sample whose labels are all
     relevant or all irrelevant scores 1. ``y_true`` is a 2-D indicator, dense or scipy sparse.
 
+    Same as `sklearn.metrics.label_ranking_average_precision_score`; differences: none in results
+    for ordinary input (to rounding in the last bits); faster (one sort of the whole score matrix
+    instead of a Python loop over samples); an explicitly stored zero in a sparse ``y_true`` is
+    not relevant (scikit-learn counts it as relevant); a negative ``sample_weight`` raises
+    ValueError (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix} of shape (n_samples, n_labels)
+        Relevance of each label of each sample: a 2-D indicator (nonzero = relevant).
+    y_score : array-like of shape (n_samples, n_labels)
+        Finite scores ranking the labels of each sample (higher = ranked first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample in the mean over samples; None weighs every sample 1.
+
+    Returns
+    -------
+    float
+        The (weighted) mean over samples, in (0, 1]; 1 is a perfect ranking. NaN, with a
+        RuntimeWarning, when every weight is zero.
+
+    See Also
+    --------
+    average_precision_score : Average precision per label, over the samples.
+
+    Examples
+    --------
     >>> label_ranking_average_precision_score([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]])
     0.41666666666666663
     """
@@ -238,6 +290,33 @@ def label_ranking_loss(y_true: Any, y_score: Any, *, sample_weight: Any = None) 
     count as wrong). A sample whose labels are all relevant or all irrelevant scores 0.
     ``y_true`` is a 2-D indicator, dense or scipy sparse.
 
+    Same as `sklearn.metrics.label_ranking_loss`; differences: none in results for ordinary input;
+    faster (one sort of the whole score matrix instead of a Python loop over samples); an
+    explicitly stored zero in a sparse ``y_true`` is not relevant (scikit-learn counts it as
+    relevant); a negative ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's
+    own error messages.
+
+    Parameters
+    ----------
+    y_true : {array-like, sparse matrix} of shape (n_samples, n_labels)
+        Relevance of each label of each sample: a 2-D indicator (nonzero = relevant).
+    y_score : array-like of shape (n_samples, n_labels)
+        Finite scores ranking the labels of each sample (higher = ranked first).
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample in the mean over samples; None weighs every sample 1.
+
+    Returns
+    -------
+    float
+        The (weighted) mean over samples of the share of misordered pairs, in [0, 1]; 0 is a
+        perfect ranking.
+
+    See Also
+    --------
+    coverage_error : How far down the ranking the relevant labels reach.
+
+    Examples
+    --------
     >>> label_ranking_loss([[1, 0, 0], [0, 0, 1]], [[0.75, 0.5, 1], [1, 0.2, 0.1]])
     0.75
     """
@@ -316,6 +395,41 @@ def dcg_score(
     Tied scores share the average gain of their group (unless ``ignore_ties``, which ranks ties in
     numpy's argsort order, faster). ``y_true`` is 2-D, one column per document.
 
+    Same as `sklearn.metrics.dcg_score`; differences: none in results for ordinary input (to
+    rounding in the last bits); faster (tie groups summed for all rows at once instead of a Python
+    loop over samples); unsigned-integer scores with ``ignore_ties=False`` rank by value
+    (scikit-learn negates them, which wraps around, so a score of 0 ranks first) and boolean scores
+    are accepted (scikit-learn raises TypeError); a negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); an invalid ``k``, ``log_base`` or ``ignore_ties`` raises TypeError
+    or ValueError (scikit-learn: its InvalidParameterError); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_documents)
+        Gain (true relevance) of each document for each sample (query).
+    y_score : array-like of shape (n_samples, n_documents)
+        Finite scores that rank the documents of each sample (higher = ranked first).
+    k : int, default=None
+        Count only the top ``k`` ranks (>= 1); None counts every rank.
+    log_base : float, default=2
+        Base of the logarithm in the discount (> 0); a larger base discounts less steeply.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample in the mean over samples; None weighs every sample 1.
+    ignore_ties : bool, default=False
+        If True, break ties between scores in numpy's argsort order instead of averaging the gains
+        of tied documents; faster, but the result then depends on the order of the columns.
+
+    Returns
+    -------
+    float
+        The (weighted) mean over samples of the discounted cumulative gain.
+
+    See Also
+    --------
+    ndcg_score : The same gain divided by that of the ideal ranking.
+
+    Examples
+    --------
     >>> round(dcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 10)
     9.4994578259
     """
@@ -337,6 +451,41 @@ def ndcg_score(
     ``y_true`` holds non-negative gains, 2-D with at least two columns. Ties as in
     :func:`dcg_score`.
 
+    Same as `sklearn.metrics.ndcg_score`; differences: none in results for ordinary input (to
+    rounding in the last bits); faster (tie groups summed for all rows at once instead of a Python
+    loop over samples); unsigned-integer scores with ``ignore_ties=False`` rank by value
+    (scikit-learn negates them, which wraps around, so a score of 0 ranks first) and boolean scores
+    are accepted (scikit-learn raises TypeError); a negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); an invalid ``k`` or ``ignore_ties`` raises TypeError or ValueError
+    (scikit-learn: its InvalidParameterError); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples, n_documents)
+        Non-negative gain (true relevance) of each document for each sample (query); at least two
+        documents.
+    y_score : array-like of shape (n_samples, n_documents)
+        Finite scores that rank the documents of each sample (higher = ranked first).
+    k : int, default=None
+        Count only the top ``k`` ranks (>= 1), in both the DCG and the ideal DCG; None counts
+        every rank.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample in the mean over samples; None weighs every sample 1.
+    ignore_ties : bool, default=False
+        If True, break ties between scores in numpy's argsort order instead of averaging the gains
+        of tied documents; faster, but the result then depends on the order of the columns.
+
+    Returns
+    -------
+    float
+        The (weighted) mean over samples of DCG / ideal DCG, in [0, 1].
+
+    See Also
+    --------
+    dcg_score : The unnormalised gain.
+
+    Examples
+    --------
     >>> round(ndcg_score([[10, 0, 0, 1, 5]], [[0.1, 0.2, 0.3, 4, 70]]), 10)
     0.6956940444
     """

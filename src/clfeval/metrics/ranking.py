@@ -204,6 +204,49 @@ def roc_curve(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Receiver operating characteristic: (fpr, tpr, thresholds), thresholds decreasing from inf.
 
+    At each threshold t the samples scoring at least t are predicted positive; the curve plots the
+    true positive rate (recall) against the false positive rate (fall-out) over every distinct
+    score, from nothing predicted positive (threshold inf) to everything.
+
+    Same as `sklearn.metrics.roc_curve`; differences: none in results for ordinary input (same
+    points, thresholds and warnings; float weights: up to rounding in the last bits); faster (one
+    sort into counts per distinct score); exact where scikit-learn's float sums overflow (float
+    weights whose totals pass the float64 range are summed exactly, so the curve stays right;
+    scikit-learn: NaN); a negative ``sample_weight`` raises ValueError (scikit-learn accepts it);
+    clfeval's own error messages (non-finite scores: their count and first position).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels. Without ``pos_label`` they must be {0, 1} or {-1, 1} (1 is positive);
+        with it, any two labels (or more: ``pos_label`` against the rest).
+    y_score : array-like of shape (n_samples,)
+        Finite scores of the positive class (probabilities, decision values, any ranking score);
+        higher means more positive.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1} and is an error otherwise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+    drop_intermediate : bool, default=True
+        Leave out the thresholds whose points lie on a straight line between their neighbours
+        (they change neither the plotted curve nor its area).
+
+    Returns
+    -------
+    fpr : ndarray of shape (n_thresholds,)
+        False positive rate at each threshold, increasing from 0 to 1.
+    tpr : ndarray of shape (n_thresholds,)
+        True positive rate at each threshold, increasing from 0 to 1.
+    thresholds : ndarray of shape (n_thresholds,)
+        The thresholds, decreasing; the first is inf (no sample predicted positive).
+
+    See Also
+    --------
+    roc_auc_score : The area under this curve.
+    det_curve : False negative against false positive rate.
+
+    Examples
+    --------
     >>> fpr, tpr, thr = roc_curve([1, 1, 2, 2], [0.1, 0.4, 0.35, 0.8], pos_label=2)
     >>> fpr.tolist(), tpr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
@@ -236,6 +279,48 @@ def precision_recall_curve(
 
     The last point (precision 1, recall 0) has no threshold.
 
+    At each threshold t the samples scoring at least t are predicted positive; precision and
+    recall of the positive class are given for every distinct score.
+
+    Same as `sklearn.metrics.precision_recall_curve`; differences: none in results for ordinary
+    input (same points, thresholds and warnings; float weights: up to rounding in the last bits);
+    faster (one sort into counts per distinct score); exact where scikit-learn's float sums
+    overflow (float weights whose totals pass the float64 range are summed exactly, so the curve
+    stays right; scikit-learn: NaN); a negative ``sample_weight`` raises ValueError (scikit-learn
+    accepts it); clfeval's own error messages (non-finite scores: their count and first position).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels. Without ``pos_label`` they must be {0, 1} or {-1, 1} (1 is positive);
+        with it, any two labels (or more: ``pos_label`` against the rest).
+    y_score : array-like of shape (n_samples,)
+        Finite scores of the positive class (probabilities, decision values, any ranking score);
+        higher means more positive.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1} and is an error otherwise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+    drop_intermediate : bool, default=False
+        Leave out the thresholds whose true positive count equals that of both neighbouring
+        thresholds (inside a run of constant recall): they add no corner to the plotted step curve.
+
+    Returns
+    -------
+    precision : ndarray of shape (n_thresholds + 1,)
+        Precision at each threshold, then 1 for the final point.
+    recall : ndarray of shape (n_thresholds + 1,)
+        Recall at each threshold, decreasing to 0 at the final point. Without positive samples it
+        is 1 at every threshold, with a UserWarning.
+    thresholds : ndarray of shape (n_thresholds,)
+        The distinct scores, increasing, in the dtype of ``y_score``.
+
+    See Also
+    --------
+    average_precision_score : A summary of this curve.
+
+    Examples
+    --------
     >>> p, r, t = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> p.round(3).tolist(), r.tolist(), t.tolist()
     ([0.5, 0.667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
@@ -265,6 +350,49 @@ def det_curve(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Detection error tradeoff: (fpr, fnr, thresholds), thresholds increasing.
 
+    The two error rates of the positive class at each threshold (samples scoring at least it are
+    predicted positive): the false positive rate and the false negative rate (1 - recall). The
+    points start at the highest threshold that still has no false negatives and end at the lowest
+    one with no false positives (inf when a negative sample has the top score).
+
+    Same as `sklearn.metrics.det_curve`; differences: none in results for ordinary input (same
+    points and thresholds; float weights: up to rounding in the last bits); faster (one sort into
+    counts per distinct score); a class whose samples all have zero weight gives an
+    UndefinedMetricWarning (scikit-learn: numpy's RuntimeWarning); float weights whose totals pass
+    the float64 range are scaled per class by a power of two, so the curve stays right
+    (scikit-learn: an empty curve); a negative ``sample_weight`` raises ValueError (scikit-learn
+    accepts it); clfeval's own error messages (non-finite scores: their count and first position).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels. Without ``pos_label`` they must be {0, 1} or {-1, 1} (1 is positive);
+        with it, any two labels.
+    y_score : array-like of shape (n_samples,)
+        Finite scores of the positive class (probabilities, decision values, any ranking score);
+        higher means more positive.
+    pos_label : int, float, bool or str, default=None
+        The positive class; None means 1 for labels in {0, 1} or {-1, 1} and is an error otherwise.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+    drop_intermediate : bool, default=False
+        Leave out the thresholds whose points lie on a straight line between their neighbours.
+
+    Returns
+    -------
+    fpr : ndarray of shape (n_thresholds,)
+        False positive rate at each threshold.
+    fnr : ndarray of shape (n_thresholds,)
+        False negative rate at each threshold.
+    thresholds : ndarray of shape (n_thresholds,)
+        The thresholds (distinct scores), increasing.
+
+    See Also
+    --------
+    roc_curve : True against false positive rate.
+
+    Examples
+    --------
     >>> fpr, fnr, thr = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> fpr.tolist(), fnr.tolist(), thr.tolist()
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
@@ -287,7 +415,35 @@ def det_curve(
 def auc(x: Any, y: Any) -> float:
     """Area under a curve through the points (x, y) by the trapezoidal rule; x monotonic.
 
+    A decreasing ``x`` gives the same (positive) area as the points in reverse order.
+
+    Same as `sklearn.metrics.auc`; differences: none in results for numeric input (NaN coordinates
+    propagate to the area in both); boolean coordinates are read as 0 and 1 (scikit-learn raises
+    TypeError); clfeval's own error messages.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_points,)
+        The x coordinates, at least two, all increasing or all decreasing (ties allowed).
+    y : array-like of shape (n_points,)
+        The y coordinates, one per x.
+
+    Returns
+    -------
+    float
+        The area between the curve and the x axis (negative where y is negative).
+
+    See Also
+    --------
+    roc_auc_score : The area under the ROC curve straight from scores.
+    average_precision_score : A step-wise summary of the precision-recall curve.
+
+    Examples
+    --------
     >>> auc([0, 0.5, 1], [0, 1, 1])
+    0.75
+    >>> fpr, tpr, _ = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> auc(fpr, tpr)
     0.75
     """
     xs, ys = (_points_1d(v, name) for v, name in ((x, "x"), (y, "y")))
@@ -411,6 +567,61 @@ def roc_auc_score(
 ) -> float | np.ndarray:
     """Area under the ROC curve: binary, multiclass (one-vs-rest or one-vs-one) or multilabel.
 
+    For a binary problem it is the probability that a random positive scores above a random
+    negative (ties count half). Multiclass: the one-vs-rest AUC of each class, or Hand and Till's
+    mean over class pairs (one-vs-one), averaged; multilabel: one AUC per label column, averaged.
+
+    Same as `sklearn.metrics.roc_auc_score`; differences: none in results for ordinary input (float
+    weights: up to rounding in the last bits; with ``multi_class='ovo'`` a Python float where
+    scikit-learn returns numpy.float64); faster (one sort into counts per distinct score);
+    exact where scikit-learn's float sums overflow (float weights whose totals pass the float64
+    range are scaled per class by a power of two, so the area stays right; scikit-learn: NaN); a
+    negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); an invalid ``max_fpr`` raises ValueError (scikit-learn: its
+    InvalidParameterError); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels: binary (greater label positive), multiclass, or a 0/1 indicator matrix for
+        multilabel data.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Binary: the score of the greater label (an (n, 2) probability matrix is not accepted: pass
+        its second column). Multiclass: probabilities, one column per class in sorted label order,
+        each row summing to 1. Multilabel: one score column per label.
+    average : {"micro", "macro", "samples", "weighted"} or None, default="macro"
+        How per-class (per-label) areas are combined: "macro" their unweighted mean; "weighted"
+        their mean weighted by support; "micro" one area over every (sample, class) pair pooled;
+        "samples" the mean of each sample's area over its labels (multilabel only); None returns
+        them all (not with ``multi_class='ovo'``). Ignored for binary data.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1. Not supported with
+        ``multi_class='ovo'``.
+    max_fpr : float in (0, 1], default=None
+        Binary only: the area over false positive rates from 0 to ``max_fpr``, standardised
+        (McClish) so that 0.5 is chance and 1 perfect; None or 1 is the whole area.
+    multi_class : {"raise", "ovr", "ovo"}, default="raise"
+        For multiclass ``y_true``: "ovr" scores each class against the rest, "ovo" every pair of
+        classes (Hand and Till); "raise" refuses multiclass data.
+    labels : array-like of shape (n_classes,), default=None
+        Multiclass only: the classes that index the columns of ``y_score``, sorted; needed when
+        ``y_true`` lacks some of them. None: the labels of ``y_true``.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The (averaged) area; one per class or label with ``average=None``. NaN, with an
+        UndefinedMetricWarning, when a needed class is absent from ``y_true``.
+
+    See Also
+    --------
+    roc_curve : The curve itself.
+    average_precision_score : The analogous summary of the precision-recall curve.
+
+    Examples
+    --------
+    >>> roc_auc_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
     >>> roc_auc_score([0, 1, 2, 2], [[.6, .2, .2], [.2, .6, .2], [.1, .2, .7], [.3, .3, .4]],
     ...               multi_class="ovo")
     1.0
@@ -445,6 +656,47 @@ def average_precision_score(
 ) -> float | np.ndarray:
     """Average precision: the precision at each threshold weighted by the rise in recall.
 
+    The sum over the thresholds of (R_n - R_(n-1)) P_n, a step-wise area under the
+    precision-recall curve with no interpolation between points.
+
+    Same as `sklearn.metrics.average_precision_score`; differences: none in results for ordinary
+    input (float weights: up to rounding in the last bits); faster (one sort into counts per
+    distinct score); exact where scikit-learn's float sums overflow (when a class's total weight
+    passes the float64 range the sums are exact; scikit-learn: a wrong value); empty input raises
+    ValueError (scikit-learn: IndexError); a negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_classes)
+        True labels: binary, multiclass (scored one class against the rest), or a 0/1 indicator
+        matrix for multilabel data.
+    y_score : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Binary: the score of ``pos_label``. Multiclass and multilabel: one score column per class
+        (in sorted label order) or label.
+    average : {"micro", "samples", "weighted", "macro"} or None, default="macro"
+        How per-class (per-label) values are combined: "macro" their unweighted mean; "weighted"
+        their mean weighted by support; "micro" one value over every (sample, class) pair pooled;
+        "samples" the mean over samples of each sample's value over its labels; None returns them
+        all. Ignored for binary data.
+    pos_label : int, float, bool or str, default=1
+        The positive class of binary data; must stay 1 for multiclass and multilabel data.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample; None weighs every sample 1.
+
+    Returns
+    -------
+    float or ndarray of shape (n_classes,)
+        The (averaged) average precision; one per class or label with ``average=None``. Without
+        positive samples it is 0, with a UserWarning.
+
+    See Also
+    --------
+    precision_recall_curve : The curve this summarises.
+    roc_auc_score : The area under the ROC curve.
+
+    Examples
+    --------
     >>> average_precision_score([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.8333333333333333
     """

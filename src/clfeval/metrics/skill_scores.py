@@ -107,6 +107,40 @@ def d2_log_loss_score(
     With fewer than two samples it warns (``UndefinedMetricWarning``) and returns NaN.
     ``y_pred`` is the deprecated name of ``y_proba``.
 
+    Same as `sklearn.metrics.d2_log_loss_score`; differences: none in results for float64 input
+    (same values and warnings, to rounding in the last bits); faster (both log losses from one
+    additive statistic each); float32 probabilities are summed in float64 (scikit-learn works in
+    float32: results differ near the eighth digit); a negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True class labels, or a 0/1 indicator matrix.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes), default=None
+        Predicted probabilities in [0, 1]: one column per class in sorted label order, or for two
+        classes the 1-D probability of the greater label.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample, used in both losses and in the class proportions; None
+        weighs every sample 1.
+    labels : array-like of shape (n_classes,), default=None
+        All classes, one per column of ``y_proba``; needed when ``y_true`` lacks some of them.
+        None: the labels of ``y_true``.
+    y_pred : array-like, default="deprecated"
+        Former name of ``y_proba``; passing it gives a FutureWarning.
+
+    Returns
+    -------
+    float
+        1 - log_loss(model) / log_loss(prior), at most 1; NaN for fewer than two samples.
+
+    See Also
+    --------
+    log_loss : The loss compared here.
+    d2_brier_score : The same skill score for the Brier score.
+
+    Examples
+    --------
     >>> round(d2_log_loss_score([0, 1, 1, 0], [0.2, 0.7, 0.6, 0.4]), 6)
     0.422392
     """
@@ -138,6 +172,43 @@ def d2_brier_score(
     :func:`~clfeval.metrics.brier_score_loss`) or has one column per class in sorted label order.
     With fewer than two samples it warns (``UndefinedMetricWarning``) and returns NaN.
 
+    Same as `sklearn.metrics.d2_brier_score`; differences: none in results for float64 input
+    (same values and warnings, to rounding in the last bits); faster (both Brier scores from one
+    additive statistic each); float32 probabilities are summed in float64 (scikit-learn works in
+    float32: results differ near the eighth digit); a negative ``sample_weight`` raises ValueError
+    (scikit-learn accepts it); clfeval's own error messages.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_proba : array-like of shape (n_samples,) or (n_samples, n_classes)
+        Predicted probabilities in [0, 1]: 1-D, the probability of ``pos_label``; or one column
+        per class in sorted label order.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Non-negative weight of each sample, used in both scores and in the class proportions; None
+        weighs every sample 1.
+    pos_label : int, float, bool or str, default=None
+        The class whose probability a 1-D ``y_proba`` holds; None: 1 for labels in {0, 1} or
+        {-1, 1}, else the greater label.
+    labels : array-like of shape (n_classes,), default=None
+        With 2-D ``y_proba``: all classes, one per column, needed when ``y_true`` lacks some of
+        them. None: the labels of ``y_true``.
+
+    Returns
+    -------
+    float
+        1 - brier(model) / brier(prior), at most 1; NaN for fewer than two samples, and -inf or
+        NaN (with a RuntimeWarning, as numpy's division gives) when ``y_true`` holds a single
+        class.
+
+    See Also
+    --------
+    brier_score_loss : The score compared here.
+    d2_log_loss_score : The same skill score for the log loss.
+
+    Examples
+    --------
     >>> round(d2_brier_score([0, 2, 1, 0], [[.2, .7, .1], [.6, .2, .2], [.1, .1, .8], [.3, .3, .4]]), 12)
     -0.752
     """

@@ -87,6 +87,18 @@ class ReliabilityDisplay:
     ``line_``, ``hist_`` (the count steps), ``hist_ax_``, ``diagonal_`` (None when already
     drawn), ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    curve : ReliabilityCurve
+        The bins to draw: mean predicted probability, observed frequency and weight per bin
+        (a TypeError for anything else).
+    ece : float, default=None
+        Expected calibration error, written in the legend; None leaves it out.
+    name : str, default=None
+        The model's name in the legend; None writes "Classifier".
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> from clfeval.calibration import reliability_curve
     >>> c = reliability_curve([0, 1, 1, 0], [0.2, 0.9, 0.7, 0.4], n_bins=2)

@@ -48,6 +48,36 @@ class CriticalDifferenceDisplay:
     x data span the CD), ``rank_lines_`` and ``name_texts_`` (one per classifier, in input
     order), ``group_lines_`` (one thick line per group, or the control's CD interval) and
     ``groups_`` (tuples of classifier indices, best first).
+
+    Parameters
+    ----------
+    average_ranks : array-like of shape (k,)
+        Average rank of each of the k >= 2 classifiers over the data sets (1 = best).
+    names : sequence of str
+        Name of each classifier, in the order of ``average_ranks`` (turned into strings).
+    critical_difference : float
+        The critical difference of the post-hoc test: a positive number of ranks.
+    test : {"nemenyi", "bonferroni-dunn"}, default="nemenyi"
+        The test behind the CD: "nemenyi" joins the groups of classifiers that do not differ
+        significantly; "bonferroni-dunn" marks one CD around the control's rank.
+    control : int, default=None
+        Index of the control classifier; required with ``test="bonferroni-dunn"`` (a negative
+        index counts from the end), ignored otherwise.
+    alpha : float, default=None
+        The significance level behind the CD; when given, ``plot`` writes a default title with
+        it.
+    n_datasets : int, default=None
+        Number of data sets the ranks were averaged over, written in the default title.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> d = CriticalDifferenceDisplay([1.2, 2.1, 2.7], ["A", "B", "C"], 1.5, alpha=0.05, n_datasets=10)
+    >>> d = d.plot(ax=Figure().add_subplot())
+    >>> d.groups_, d.cd_bar_.get_xdata().tolist()
+    ([(0, 1), (1, 2)], [3.0, 1.5])
+    >>> d.ax_.get_title()
+    'Critical difference (Nemenyi, α = 0.05, N = 10)'
     """
 
     def __init__(

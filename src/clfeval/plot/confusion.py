@@ -91,6 +91,14 @@ class ConfusionMatrixDisplay:
     """Heat map of a confusion matrix (rows = true class, columns = predicted), as
     ``sklearn.metrics.ConfusionMatrixDisplay``.
 
+    Same as `sklearn.metrics.ConfusionMatrixDisplay`; differences: the constructor takes two
+    more keyword arguments (``normalize``, ``title``) and checks at once that the matrix is square
+    and ``display_labels`` fits it (ValueError); a class method ``from_evaluation`` draws
+    clfeval's readable view; ``plot`` accepts ``hide_zeros`` and ``style``, and in that view also
+    ``xticks_rotation="auto"``; the matrix comes from :func:`clfeval.metrics.confusion_matrix`,
+    ``from_estimator`` calls ``predict`` without importing scikit-learn, and mixed label types
+    raise the same ValueError with another message.
+
     ``confusion_matrix`` holds the values shown (counts, or rates; clfeval's extra ``normalize``
     says how they were normalised, ``title`` titles the axes). Built as scikit-learn builds it
     (``from_estimator``, ``from_predictions``, the constructor and ``plot``) it draws what
@@ -100,6 +108,21 @@ class ConfusionMatrixDisplay:
     array of Text; None when ``include_values`` is False, and in the clfeval style None for a
     hidden zero or when the cells are too small), ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    confusion_matrix : array-like of shape (k, k)
+        The values to show: counts or rates, rows the true class, columns the predicted one.
+    display_labels : array-like of shape (k,), default=None
+        Tick labels of the classes, in row order; None numbers them 0 to k - 1.
+    normalize : {"true", "pred", "all"}, default=None
+        How ``confusion_matrix`` was normalised (by true row, predicted column or the whole
+        table), or None for counts (clfeval's extra: the clfeval style scales its colours and
+        colour-bar label by it).
+    title : str, default=None
+        Title of the axes in the clfeval style (clfeval's extra); None for no title.
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = ConfusionMatrixDisplay([[3, 1], [0, 12]], display_labels=["no", "yes"])
     >>> d.plot(ax=Figure().add_subplot()).text_[1, 1].get_text(), d.ax_.get_xlabel()

@@ -55,11 +55,26 @@ class CostCurveDisplay(ManyModels):
     or None), ``trivial_line_`` (``min(PC, 1 - PC)``; None when not drawn or already there),
     ``operating_line_`` (the current predictions' line, or None), ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    curve : CostCurve
+        The cost curve to draw (see :func:`clfeval.costs.cost_curve`); a TypeError for anything
+        else.
+    name : str, default=None
+        The model's name in the legend; None writes "Classifier".
+    pos_label : int, float, bool or str, default=None
+        The positive class, named in the x-axis label; None takes ``curve.pos_label``.
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> from clfeval.costs import cost_curve
     >>> d = CostCurveDisplay.from_curve(cost_curve([0, 1, 0, 1], [.2, .9, .6, .4]), ax=Figure().add_subplot())
     >>> len(d.lines_.get_segments()), d.trivial_line_.get_label()
     (5, 'Trivial classifiers (area = 0.250)')
+    >>> d = CostCurveDisplay(curve=d.curve, name="m", pos_label="yes").plot(ax=Figure().add_subplot())
+    >>> d.envelope_line_.get_label(), d.ax_.get_xlabel()
+    ('m (area = 0.125)', 'Probability cost PC(+) (positive class: yes)')
     """
 
     def __init__(self, *, curve: CostCurve, name: str | None = None, pos_label: Any = None) -> None:
@@ -168,6 +183,18 @@ class DecisionCurveDisplay(ManyModels):
     ``plot``: ``line_`` (the model), ``treat_all_`` (None when not drawn or already there for that
     prevalence), ``treat_none_`` (likewise), ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    curve : DecisionCurve
+        The decision curve to draw (see :func:`clfeval.costs.decision_curve`); a TypeError for
+        anything else.
+    name : str, default=None
+        The model's name in the legend; None writes "Classifier".
+    pos_label : int, float, bool or str, default=None
+        The positive class, named in the x-axis label; None takes ``curve.pos_label``.
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> from clfeval.costs import decision_curve
     >>> dc = decision_curve([0, 1, 0, 1], [.2, .9, .6, .4], thresholds=[0.1, 0.5])

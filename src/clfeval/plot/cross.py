@@ -91,6 +91,45 @@ class CrossValidationCurveDisplay:
     made, None for none). After ``plot``: ``fold_lines_`` (one
     per fold, in fold order), ``mean_line_``, ``band_`` (None without a band), ``chance_level_``,
     ``ax_``, ``figure_``.
+
+    Parameters
+    ----------
+    kind : {"roc", "pr"}
+        Which curves: ROC or precision-recall.
+    mean : MeanCurve
+        The folds' curves averaged vertically, with the band's limits and the folds' areas
+        (from :func:`clfeval.cross_evaluation.mean_curve` or ``cv.mean_curve``).
+    fold_x : sequence of array-like
+        Each fold's exact curve, x coordinates (false positive rate or recall).
+    fold_y : sequence of array-like
+        Each fold's exact curve, y coordinates (true positive rate or precision); as many
+        curves as ``fold_x``.
+    name : str, default=None
+        The model's name: the plot's title when ``title`` is None.
+    title : str, default=None
+        Title drawn by ``plot(title=True)`` (``from_cross_evaluation`` writes
+        "model · protocol").
+    pos_label : int, float, bool or str, default=None
+        The positive class of a binary task, named in the axis labels.
+    prevalence : float, default=None
+        Share of positives, the height of the precision-recall chance line; None draws none.
+    binary : bool, default=True
+        Whether the task has two classes: the mean curve's legend then says only "Mean ROC" /
+        "Mean PR" instead of naming the class or average.
+    band : {"corrected", "t", "sd", "percentile"} or None, default="corrected"
+        How ``mean``'s band was made, for its legend text; None draws no band.
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> from matplotlib.figure import Figure
+    >>> from clfeval.cross_evaluation import mean_curve
+    >>> folds = [clfeval.evaluate([0, 0, 1, 1], y_score=s) for s in ([0.1, 0.6, 0.4, 0.9], [0.1, 0.2, 0.8, 0.9])]
+    >>> d = CrossValidationCurveDisplay(kind="roc", mean=mean_curve(folds, "roc"), name="toy", band="sd",
+    ...                                 fold_x=[ev.roc.main.x for ev in folds], fold_y=[ev.roc.main.y for ev in folds])
+    >>> d = d.plot(ax=Figure().add_subplot())
+    >>> d.mean_line_.get_label(), len(d.fold_lines_), d.ax_.get_title()
+    ('Mean ROC (AUC = 0.875 ± 0.177)', 2, 'toy')
     """
 
     def __init__(self, *, kind: str, mean: MeanCurve, fold_x: Sequence[Any], fold_y: Sequence[Any],
@@ -242,6 +281,37 @@ class FoldMetricsDisplay:
     ``method``. After ``plot``: ``boxes_`` (the dict of ``ax.boxplot``), ``points_`` (one
     PathCollection per box), ``means_`` (one ErrorbarContainer per box), ``pooled_`` (one Line2D
     per box), ``ax_``, ``figure_``.
+
+    Parameters
+    ----------
+    metrics : sequence of str
+        The metrics shown, one group of boxes each, in this order.
+    names : sequence of str
+        The models' names, one box per model in each group.
+    values : sequence of array-like
+        The fold values of each box, metric-major (``len(metrics) * len(names)`` arrays).
+    means : sequence of float
+        Mean over folds of each box.
+    lows : sequence of float
+        Lower end of each mean's interval (NaN: no bar).
+    highs : sequence of float
+        Upper end of each mean's interval (NaN: no bar).
+    pooled : sequence of float
+        The metric of each model's pooled out-of-fold predictions, one per box.
+    level : float, default=0.95
+        Confidence level of the intervals, written in the legend.
+    method : str, default="corrected"
+        How the intervals were made ("corrected" or "t", as ``cv.summary``), written in the
+        legend.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> d = FoldMetricsDisplay(metrics=["accuracy"], names=["A", "B"], values=[[0.8, 0.9], [0.7, 0.75]],
+    ...                        means=[0.85, 0.725], lows=[0.2, 0.4], highs=[1.0, 1.0], pooled=[0.85, 0.725])
+    >>> d = d.plot(ax=Figure().add_subplot())
+    >>> d.positions().tolist(), len(d.points_), d.ax_.get_title()
+    ([-0.2, 0.2], 2, 'Metrics across folds')
     """
 
     def __init__(self, *, metrics: Sequence[str], names: Sequence[str], values: Sequence[Any],

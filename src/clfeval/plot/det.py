@@ -37,11 +37,31 @@ def _tick_text(rate: float) -> str:
 class DetCurveDisplay:
     """DET curve of a binary scorer (parameters and attributes as scikit-learn's).
 
+    Same as `sklearn.metrics.DetCurveDisplay`; differences: the constructor takes one more
+    keyword argument, ``thresholds``; the rates come from :func:`clfeval.metrics.det_curve`;
+    ``from_estimator`` calls the estimator's score method without importing scikit-learn; there is
+    no ``from_evaluation`` (unlike clfeval's ROC and precision-recall displays).
+
     ``fpr``, ``fnr``: the error rates; ``estimator_name``: the legend name; ``pos_label``:
     named in the axis labels; clfeval's extra ``thresholds``. ``plot`` clips the rates to
     [eps, 1 - eps] (so the probits are finite), as scikit-learn does, and keeps ``line_``,
     ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    fpr : numpy.ndarray
+        False positive rate of each point of the curve (a float array: ``plot`` clips it).
+    fnr : numpy.ndarray
+        False negative rate of each point, matching ``fpr``.
+    estimator_name : str, default=None
+        Name of the curve in the legend; None draws no legend.
+    pos_label : int, float, bool or str, default=None
+        The positive class; when given, the axis labels name it.
+    thresholds : numpy.ndarray, default=None
+        The decision threshold of each point (clfeval's extra: kept for the caller, not drawn).
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = DetCurveDisplay(fpr=np.array([0.5, 0.1]), fnr=np.array([0.1, 0.5]), estimator_name="m")
     >>> d.plot(ax=Figure().add_subplot()).ax_.get_xlabel(), d.line_.get_xdata().round(4).tolist()

@@ -63,6 +63,49 @@ class GroupMetricsDisplay:
     ``points_`` (a PathCollection: one point per defined value, in row order), ``errorbar_`` (the
     ErrorbarContainer of the intervals), ``reference_line_`` (Line2D or None), ``undefined_``
     (one Text per undefined value), ``ax_``, ``figure_``.
+
+    Parameters
+    ----------
+    groups : sequence
+        The groups' names, one row each from top to bottom (turned into strings).
+    values : array-like
+        The metric in each group; NaN where it is undefined (the row then shows the reason).
+    metric : str
+        Key of the metric (as in ``by_group.table``), used to find each row's note.
+    low : array-like, default=None
+        Lower end of each group's interval; None (or NaN) for no interval.
+    high : array-like, default=None
+        Upper end of each group's interval; None (or NaN) for no interval.
+    level : float, default=None
+        Confidence level of the intervals, written in the legend and axis label; None for none.
+    reference_value : float, default=None
+        Where the dashed reference line is drawn (the overall value, a group's, the best
+        group's); None or NaN draws no line.
+    reference_name : str, default="overall"
+        What the reference line is, for its legend entry.
+    small : array-like of bool, default=None
+        Groups too small for their interval, drawn hollow; None: none is.
+    n : array-like of int, default=None
+        Each group's number of rows, written after its name; None writes none.
+    notes : sequence of sequence of str, default=None
+        Each group's notes; for an undefined value the note starting with ``"<metric>: "``
+        is written in its row (None: no notes).
+    omitted : int, default=0
+        How many further groups are not drawn, said in the default title.
+    name : str, default=None
+        The model's name, added to the default title.
+    label : str, default=None
+        Title of the metric for the axis and the title; None derives it from ``metric``.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> d = GroupMetricsDisplay(groups=["north", "south"], values=[0.9, np.nan], metric="recall", low=[0.7, np.nan],
+    ...                         high=[0.97, np.nan], level=0.95, reference_value=0.85, n=[40, 3],
+    ...                         notes=[[], ["recall: no positives in this group"]])
+    >>> d = d.plot(ax=Figure().add_subplot())
+    >>> d.ax_.get_title(), [t.get_text() for t in d.undefined_], d.reference_line_.get_label()
+    ('Recall by group', ['no positives in this group'], 'overall (0.850)')
     """
 
     def __init__(self, *, groups: Sequence[Any], values: Any, metric: str, low: Any = None, high: Any = None,

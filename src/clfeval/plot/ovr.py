@@ -56,12 +56,28 @@ class OneVsRestDisplay:
 
     After ``plot``: ``lines_`` (curve name -> Line2D), ``chance_level_``, ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    curves : mapping of str to Curve
+        The curves to draw by name: one per class, and "micro" / "macro" for the averages (as
+        ``ev.roc`` or ``ev.pr`` of an Evaluation holds them); all of kind ``kind``.
+    kind : {"roc", "pr"}
+        Which curves they are: ROC (with the chance diagonal) or precision-recall (with iso-F1
+        curves).
+    name : str, default=None
+        The model's name, put before the title; None for the bare title.
+
+    Examples
+    --------
     >>> import clfeval, numpy as np
     >>> from matplotlib.figure import Figure
     >>> ev = clfeval.evaluate([0, 1, 2, 2], y_score=np.eye(3)[[0, 1, 2, 1]])
     >>> d = OneVsRestDisplay.from_evaluation(ev, kind="pr", ax=Figure().add_subplot())
     >>> d.lines_["micro"].get_label()
     'micro-average (AP = 0.646)'
+    >>> d = OneVsRestDisplay(ev.roc, kind="roc", name="m").plot(ax=Figure().add_subplot(), averages=())
+    >>> list(d.lines_), d.ax_.get_title()
+    (['0', '1', '2'], 'm: one-vs-rest ROC curves')
     """
 
     def __init__(

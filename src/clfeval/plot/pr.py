@@ -135,6 +135,16 @@ def break_even_of(ev: Evaluation, curve: Curve) -> BreakEvenPoint | None:
 class PrecisionRecallDisplay(ManyModels):
     """Precision-recall curve(s) of a binary scorer, as ``sklearn.metrics.PrecisionRecallDisplay``.
 
+    Same as `sklearn.metrics.PrecisionRecallDisplay`; differences: the constructor takes four
+    more keyword arguments (``break_even``, ``thresholds``, ``operating_point``, ``band``); two
+    more class methods, ``from_evaluation`` and ``from_evaluations``, draw clfeval's own view
+    (iso-F1 curves, break-even and operating points, confidence band, three decimals);
+    ``from_predictions`` accepts ``band=`` and ``plot`` accepts ``iso_f1``, ``show_break_even``,
+    ``show_operating_point``, ``band_kw`` and ``style``; the curve and the average precision come
+    from :mod:`clfeval.metrics`, ``from_estimator`` calls the estimator's score method without
+    importing scikit-learn, and scikit-learn's private ``_validate_plot_params`` helper is not
+    provided.
+
     Parameters as scikit-learn's: ``precision``, ``recall`` (arrays, or lists of arrays for
     several curves), ``average_precision``, ``name``, ``pos_label``, ``prevalence_pos_label``
     (where the chance level is drawn) and the deprecated ``estimator_name``; clfeval's extras:
@@ -143,6 +153,37 @@ class PrecisionRecallDisplay(ManyModels):
     ``plot``: ``line_``, ``chance_level_``, ``ax_``, ``figure_``, and ``band_``,
     ``iso_f1_lines_``, ``break_even_``, ``operating_point_`` (None / empty when not drawn).
 
+    Parameters
+    ----------
+    precision : array-like or list of array-like
+        Precision of each point of the curve; a list of arrays holds several curves (one per
+        fold, as ``from_cv_results`` makes).
+    recall : array-like or list of array-like
+        Recall of each point, matching ``precision`` (one array per curve).
+    average_precision : float or list of float, default=None
+        Average precision (one per curve), shown in the legend; None leaves it out.
+    name : str or list of str, default=None
+        Name of the curve in the legend; None shows only the average precision, if any.
+    pos_label : int, float, bool or str, default=None
+        The positive class; when given, the axis labels name it.
+    prevalence_pos_label : float or list of float, default=None
+        Share of the positive class, the precision of a model that guesses: the height of the
+        chance-level line (one per curve); None when unknown.
+    estimator_name : str, default="deprecated"
+        Old name of ``name``, deprecated as in scikit-learn: giving it warns (FutureWarning) and
+        uses it as ``name``; giving both raises a ValueError.
+    break_even : BreakEvenPoint, default=None
+        The point where precision equals recall, marked by ``plot`` (clfeval's extra).
+    thresholds : array-like or list of array-like, default=None
+        The decision threshold of each point (clfeval's extra: kept for the caller, not drawn).
+    operating_point : OperatingPoint, default=None
+        The point of the model's own predictions, marked by ``plot`` (clfeval's extra).
+    band : CurveBand, default=None
+        A pointwise confidence band of precision at each recall (from ``ev.band("pr")``), shaded
+        by ``plot``; None draws no band (clfeval's extra).
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = PrecisionRecallDisplay([1, 1, 0.5], [0, 1, 1], average_precision=1.0, prevalence_pos_label=0.5)
     >>> d.plot(ax=Figure().add_subplot(), plot_chance_level=True).chance_level_.get_label()

@@ -66,6 +66,15 @@ def draw_chance_diagonal(ax: Axes, **kwargs: Any) -> Line2D | None:
 class RocCurveDisplay(ManyModels):
     """ROC curve(s) of a binary scorer, as ``sklearn.metrics.RocCurveDisplay``.
 
+    Same as `sklearn.metrics.RocCurveDisplay`; differences: the constructor takes three more
+    keyword arguments (``thresholds``, ``operating_point``, ``band``); two more class methods,
+    ``from_evaluation`` and ``from_evaluations``, draw clfeval's own view (operating point,
+    confidence band, chance diagonal once per axes, three decimals); ``from_predictions``
+    accepts ``band=`` and ``plot`` accepts ``show_operating_point``, ``band_kw`` and ``style``;
+    the points come from :func:`clfeval.metrics.roc_curve`, ``from_estimator`` calls the
+    estimator's score method without importing scikit-learn, and scikit-learn's private
+    ``_validate_plot_params`` helper is not provided.
+
     Parameters as scikit-learn's: ``fpr``, ``tpr`` (arrays, or lists of arrays for several
     curves), ``roc_auc``, ``name``, ``pos_label``; clfeval's extras: ``thresholds``,
     ``operating_point`` (marked when drawn) and ``band`` (a pointwise
@@ -73,6 +82,29 @@ class RocCurveDisplay(ManyModels):
     list for several curves), ``chance_level_``, ``ax_``, ``figure_``, and ``band_``,
     ``operating_point_`` (None when not drawn).
 
+    Parameters
+    ----------
+    fpr : array-like or list of array-like
+        False positive rate of each point, by increasing rate; a list of arrays holds several
+        curves (one per fold, as ``from_cv_results`` makes), drawn with one legend entry.
+    tpr : array-like or list of array-like
+        True positive rate of each point, matching ``fpr`` (one array per curve).
+    roc_auc : float or list of float, default=None
+        Area under the curve (one per curve), shown in the legend; None leaves it out.
+    name : str or list of str, default=None
+        Name of the curve in the legend; None shows only the area, if any.
+    pos_label : int, float, bool or str, default=None
+        The positive class; when given, the axis labels name it.
+    thresholds : array-like or list of array-like, default=None
+        The decision threshold of each point (clfeval's extra: kept for the caller, not drawn).
+    operating_point : OperatingPoint, default=None
+        The point of the model's own predictions, marked by ``plot`` (clfeval's extra).
+    band : CurveBand, default=None
+        A pointwise confidence band of the true positive rate (from ``ev.band("roc")``), shaded
+        by ``plot``; None draws no band (clfeval's extra).
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = RocCurveDisplay(fpr=[0, 0, 1], tpr=[0, 1, 1], roc_auc=1.0, name="perfect")
     >>> d.plot(ax=Figure().add_subplot(), plot_chance_level=True).line_.get_label()

@@ -6,7 +6,8 @@ renamed into place once complete.
 
 >>> import clfeval, tempfile
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
->>> [p.name for p in save_pngs(ev, tempfile.mkdtemp())]  # doctest: +NORMALIZE_WHITESPACE
+>>> with tempfile.TemporaryDirectory() as folder:
+...     [p.name for p in save_pngs(ev, folder)]  # doctest: +NORMALIZE_WHITESPACE
 ['confusion_matrix.png', 'confusion_matrix_normalized.png', 'roc.png', 'pr.png',
  'roc_3d.png', 'pr_3d.png']
 """
@@ -79,6 +80,20 @@ def render_pngs(evaluations: Evaluation | Sequence[Evaluation], *, dpi: float = 
     """The files :func:`save_pngs` writes, as (file name, PNG bytes), in the same order, written
     nowhere (for a caller that writes them together with other outputs).
 
+    Parameters
+    ----------
+    evaluations : Evaluation or sequence of Evaluation
+        One model's evaluation, or several models' to draw together.
+    dpi : float, default=120
+        Resolution of the images, in dots per inch.
+
+    Returns
+    -------
+    list of (str, bytes)
+        Each plot's file name and the bytes of its PNG image.
+
+    Examples
+    --------
     >>> import clfeval
     >>> [(name, data[:4]) for name, data in render_pngs(clfeval.evaluate([0, 1], [0, 1]))]
     [('confusion_matrix.png', b'\\x89PNG'), ('confusion_matrix_normalized.png', b'\\x89PNG')]
@@ -106,6 +121,29 @@ def save_pngs(
     ``roc.png``, ``pr.png`` (all models overlaid; a single multi-class model gets its
     one-vs-rest curves there, several get ``roc_ovr_<model>.png`` / ``pr_ovr_<model>.png``
     besides), ``roc_3d.png`` and ``pr_3d.png``. Returns the paths written, in that order.
+
+    Parameters
+    ----------
+    evaluations : Evaluation or sequence of Evaluation
+        One model's evaluation, or several models' to draw together (a ValueError when empty).
+    directory : str or os.PathLike
+        The folder to write into, made (with its parents) when missing; files of the same names
+        are replaced.
+    dpi : float, default=120
+        Resolution of the images, in dots per inch.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The paths of the files written, in the order above.
+
+    Examples
+    --------
+    >>> import clfeval, tempfile
+    >>> ev = clfeval.evaluate(["a", "b", "b", "a"], ["a", "b", "a", "a"])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     [p.name for p in save_pngs(ev, folder, dpi=50)]
+    ['confusion_matrix.png', 'confusion_matrix_normalized.png']
     """
     require_matplotlib()
     if isinstance(evaluations, Sequence) and not evaluations:

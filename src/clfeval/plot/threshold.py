@@ -80,6 +80,29 @@ class ThresholdMetricsDisplay(ManyModels):
     ``plot``: ``lines_`` ({metric: Line2D}), ``mark_lines_`` and ``mark_texts_`` (one per
     marked point with a finite threshold), ``ax_``, ``figure_``.
 
+    Parameters
+    ----------
+    thresholds : array-like of shape (m,)
+        The threshold of each row of the sweep, by decreasing value (+inf first: nothing
+        predicted positive); at least one must be finite.
+    values : dict of str to array-like
+        For each metric (a sweep column such as "precision", "recall", "f1"), its value at each
+        threshold, shaped like ``thresholds``.
+    name : str, default=None
+        The model's name, put before each metric in the legend.
+    pos_label : int, float, bool or str, default=None
+        The class whose predictions are swept, named in the x-axis label.
+    marks : sequence of ThresholdPoint, default=()
+        Operating points to mark with a vertical line at their threshold (those at +inf are
+        skipped).
+    score_kind : {"probability", "decision"}, default=None
+        Whether the scores are probabilities (the x axis then spans at least [0, 1]) or
+        decision values; None infers it from the finite thresholds.
+    beta : float, default=None
+        The beta of an "fbeta" column, used for its legend label (e.g. "F2").
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = ThresholdMetricsDisplay(thresholds=[np.inf, 0.7, 0.2], values={"recall": [0, 0.5, 1]})
     >>> d.plot(ax=Figure().add_subplot()).lines_["recall"].get_xdata().tolist()

@@ -84,13 +84,38 @@ class ThresholdCurve3DDisplay(ManyModels):
     """A curve in 3-D: x = FPR (recall), y = threshold, z = TPR (precision).
 
     ``x``, ``y``, ``thresholds``: the points drawn (finite thresholds only, decreasing).
-    After ``plot``: ``line_`` (the staircase through them), ``projection_`` (the plain 2-D curve on the back wall, or None),
-    ``operating_point_``, ``ax_`` (3-D axes), ``figure_``.
+    After ``plot``: ``line_`` (the staircase through them), ``projection_`` (the plain 2-D curve
+    on the back wall, or None), ``operating_point_``, ``ax_`` (3-D axes), ``figure_``.
 
+    Parameters
+    ----------
+    kind : {"roc", "pr"}
+        Which curve: ROC (x the false positive rate, y the true positive rate) or
+        precision-recall (x the recall, y the precision).
+    x : array-like
+        The curve's horizontal coordinate at each point: false positive rate or recall.
+    y : array-like
+        The curve's vertical coordinate at each point: true positive rate or precision (drawn on
+        the 3-D z axis).
+    thresholds : array-like
+        The decision threshold of each point, by decreasing value; points whose threshold, x or
+        y is not finite are dropped (a ValueError when none is left).
+    area : float, default=None
+        Area under the curve (AUC or AP), written in the legend.
+    name : str, default=None
+        The model's name in the legend; None writes "Classifier".
+    operating_point : OperatingPoint, default=None
+        The point of the model's own predictions, marked at its threshold by ``plot``.
+
+    Examples
+    --------
     >>> from matplotlib.figure import Figure
     >>> d = ThresholdCurve3DDisplay(kind="pr", x=[0, 0.5, 1], y=[1, 1, 0.5], thresholds=[np.inf, 0.8, 0.2])
     >>> d.x.tolist(), d.thresholds.tolist()
     ([0.5, 1.0], [0.8, 0.2])
+    >>> d = ThresholdCurve3DDisplay(kind="roc", x=[0.5, 1], y=[1, 1], thresholds=[0.8, 0.2], area=0.75)
+    >>> d.plot(ax=Figure().add_subplot(projection="3d"), name="m").line_.get_label()
+    'm (AUC = 0.750)'
     """
 
     def __init__(

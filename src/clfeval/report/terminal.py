@@ -18,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from clfeval.formulas.measure_registry import MEASURES
 from clfeval.report.numbers import column_groups, interval_text, share_text
+from clfeval.results.confusion import MAX_MATRIX_CLASSES
 from clfeval.results.report import shown_classes, title
 from clfeval.results.report_text import format_value
+from clfeval.support.number_text import pvalue_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,8 +29,6 @@ if TYPE_CHECKING:
     from clfeval.evaluation import Evaluation
 
 __all__ = ["print_evaluation", "print_intervals", "print_thresholds", "print_binning", "print_comparison", "print_tests", "render_text", "print_split_table", "MAX_MATRIX_CLASSES"]
-
-MAX_MATRIX_CLASSES = 20
 
 
 def _cell(value: Any, digits: int, column: str = "") -> str:
@@ -360,9 +360,8 @@ def print_tests(tests: Sequence[tuple[str, str, str, Any]], level: float, consol
 
 
 def _pvalue(p: float) -> str:
-    if math.isnan(p):
-        return "[dim]nan[/dim]"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}"
+    text = pvalue_text(p)
+    return "[dim]nan[/dim]" if text == "nan" else text
 
 
 def render_text(ev: Evaluation, width: int = 120) -> str:

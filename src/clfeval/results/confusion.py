@@ -18,10 +18,15 @@ from typing import Any, Literal
 import numpy as np
 
 from clfeval.formulas.measures import one_vs_rest, ratio
+from clfeval.support.html_table import RawHtml, html_block, html_escape, html_table
+from clfeval.support.number_text import format_value, share_text
 from clfeval.support.read_only import read_only_array
 from clfeval.statistics.sparse_counts import PairCounts
 
-__all__ = ["ConfusionMatrix"]
+__all__ = ["ConfusionMatrix", "confusion_html", "MAX_MATRIX_CLASSES"]
+
+#: the most classes whose k x k table the terminal and the notebook show (a picture or the page beyond)
+MAX_MATRIX_CLASSES = 20
 
 Normalize = Literal["true", "pred", "all"]
 
@@ -35,6 +40,30 @@ class ConfusionMatrix:
     :class:`clfeval.statistics.sparse_counts.PairCounts`): ``counts`` then builds the dense table on request,
     and refuses with a ``MemoryError`` naming its size past ``sparse_counts.DENSE_VIEW_BYTES``.
 
+    The constructor takes the tables as they are; :meth:`from_matrix` and :meth:`from_counts`
+    build the per-class tables from a (k, k) table.
+
+    Parameters
+    ----------
+    labels : array-like of shape (k,)
+        The classes (or, for multilabel tasks, the label columns), in table order.
+    counts : numpy.ndarray of shape (k, k) or None
+        Counts or weight sums, rows true class and columns predicted class; None for multilabel
+        tasks and for pair-coded tables.
+    tables : numpy.ndarray of shape (k, 2, 2)
+        Each class's one-vs-rest table ``[[tn, fp], [fn, tp]]``.
+    names : list of str, optional
+        Display name of each label. Default None: the labels as strings.
+    pairs : PairCounts, optional
+        Pair-coded counts of a task with many classes, used instead of a dense ``counts``;
+        default None.
+
+    Examples
+    --------
+    >>> counts = np.array([[3, 1], [0, 2]])
+    >>> tables = np.array([[[2, 0], [1, 3]], [[3, 1], [0, 2]]])
+    >>> ConfusionMatrix(["a", "b"], counts, tables, names=["cat", "dog"])
+    ConfusionMatrix(labels=['cat', 'dog'], counts=[[3, 1], [0, 2]])
     >>> cm = ConfusionMatrix.from_matrix([0, 1, 2], [[2, 0, 0], [1, 1, 0], [0, 0, 3]])
     >>> cm.per_class()["fp"].tolist()
     [1, 0, 0]
@@ -232,3 +261,42 @@ class ConfusionMatrix:
         if self._counts is None:
             return f"ConfusionMatrix(multilabel, labels={self._names}, total={self.total})"
         return f"ConfusionMatrix(labels={self._names}, counts={self._counts.tolist()})"
+
+    def _repr_html_(self) -> str:
+        return confusion_html(self)
+
+
+def _item(v: Any) -> Any:
+    return v.item() if hasattr(v, "item") else v
+
+
+def confusion_html(cm: ConfusionMatrix) -> str:
+    """The notebook's view of a confusion matrix, as the terminal shows it: each count with its
+    share of the row (the diagonal in bold); per-label TP, FN, FP, TN for a multilabel task; a line
+    instead of a table past :data:`MAX_MATRIX_CLASSES` classes. Labels are escaped.
+
+    >>> page = confusion_html(ConfusionMatrix.from_matrix(["a", "b&c"], [[3, 1], [2, 4]]))
+    >>> "<th>b&amp;c</th><td>2 <small>33%</small></td><td><b>4 <small>67%</small></b></td>" in page
+    True
+    """
+    k = len(cm.names)
+    if cm.is_multilabel:
+        pc = cm.per_class()
+        rows = [[name, *(format_value(_item(pc[c][i]), column="support") for c in ("tp", "fn", "fp", "tn"))]
+                for i, name in enumerate(cm.names)]
+        return html_block("Per-label counts", html_table(["label", "TP", "FN", "FP", "TN"], rows))
+    if cm.pairs is not None or k > MAX_MATRIX_CLASSES:
+        kept = "" if cm.pairs is None else f", kept as its {cm.pairs.codes.size:,} non-zero cells"
+        note = f"{k:,} classes{kept}: too many for a table here; to_dict() has every cell, clfeval.plot the picture."
+        return html_block("Confusion matrix", notes=[note])
+    counts, share = cm.counts, cm.normalized("true")
+    rows = []
+    for i, name in enumerate(cm.names):
+        cells: list[Any] = [name]
+        for j in range(k):
+            text, pct = html_escape(format_value(_item(counts[i, j]), column="support")), share_text(share[i, j])
+            text += f" <small>{html_escape(pct)}</small>" if pct else ""
+            cells.append(RawHtml(f"<b>{text}</b>" if i == j else text))
+        rows.append(cells)
+    return html_block("Confusion matrix", html_table(["true \\ pred", *cm.names], rows),
+                      notes=["rows = true class, columns = predicted class; % = share of the row"])

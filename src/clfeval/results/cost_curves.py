@@ -68,6 +68,23 @@ __all__ = [
 def check_costs(costs: Any, k: int, *, where: str = "costs") -> np.ndarray:
     """``costs`` as a finite float (k, k) array, or a ValueError saying what is wrong.
 
+    Parameters
+    ----------
+    costs : array-like of shape (k, k)
+        The cost matrix: ``costs[i, j]`` is the cost of predicting class j for a sample of
+        class i (rows true, columns predicted, in label order).
+    k : int
+        The number of classes the matrix must cover.
+    where : str, default="costs"
+        The name the error messages give the matrix (e.g. the argument it came from).
+
+    Returns
+    -------
+    numpy.ndarray of shape (k, k)
+        The matrix as float64.
+
+    Examples
+    --------
     >>> check_costs([[0, 1], [5, 0]], 2).tolist()
     [[0.0, 1.0], [5.0, 0.0]]
     """
@@ -115,6 +132,28 @@ def expected_cost(confusion: Any, costs: Any, *, prevalence: Any = None) -> floa
     costs[i, j]``, where ``rate[i, j]`` is the share of class-i samples predicted j - the cost
     expected where the classes occur in those shares. NaN where a needed total is 0.
 
+    Parameters
+    ----------
+    confusion : array-like of shape (..., k, k)
+        One confusion table, or a stack of them: counts (or weights), rows the true class,
+        columns the predicted one.
+    costs : array-like of shape (k, k)
+        The cost of predicting class j for a sample of class i, same layout; negative entries
+        are benefits.
+    prevalence : array-like of shape (k,) or float, default=None
+        The class shares to weigh the rows by (for two classes, the positive class's share alone
+        will do); None uses the class mix of the tables themselves.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The expected cost per sample: a float for one table, an array of shape ``(...)`` for a
+        stack.
+
+    Examples
+    --------
+    >>> expected_cost([[50, 10], [5, 35]], [[0, 1], [5, 0]])
+    0.35
     >>> expected_cost([[50, 10], [5, 35]], [[0, 1], [5, 0]], prevalence=[0.9, 0.1])
     0.2125
     """
@@ -141,6 +180,25 @@ def cost_sensitive_error_rate(confusion: Any, costs: Any, *, prevalence: Any = N
     needed total is 0. For two classes it is Drummond and Holte's normalised expected cost
     (:func:`normalized_expected_cost` at ``probability_cost(p, costs)``).
 
+    Parameters
+    ----------
+    confusion : array-like of shape (..., k, k)
+        One confusion table, or a stack of them: counts (or weights), rows the true class,
+        columns the predicted one.
+    costs : array-like of shape (k, k)
+        The cost of predicting class j for a sample of class i, same layout.
+    prevalence : array-like of shape (k,) or float, default=None
+        The class shares ``p_i`` (for two classes, the positive class's share alone will do);
+        None uses the class mix of the tables themselves.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The cost-sensitive error rate: a float for one table, an array of shape ``(...)`` for a
+        stack.
+
+    Examples
+    --------
     >>> cost_sensitive_error_rate([[50, 10], [5, 35]], [[0, 1], [1, 0]])  # 15 errors in 100
     0.15
     >>> round(cost_sensitive_error_rate([[50, 10], [5, 35]], [[0, 1], [5, 0]], prevalence=[0.9, 0.1]), 15)
@@ -197,8 +255,27 @@ def probability_cost(prevalence: Any, costs: Any, *, positive: int = 1) -> float
     predicted; ``positive`` is the index of the positive class in it (default 1:
     ``[[C(-|-), C(+|-)], [C(-|+), C(+|+)]]``). NaN where both terms are 0.
 
+    Parameters
+    ----------
+    prevalence : float or array-like
+        The positive class's share(s), in [0, 1].
+    costs : array-like of shape (2, 2)
+        The cost matrix, rows true, columns predicted; a mistake must cost at least as much as
+        being right (else a ValueError).
+    positive : {0, 1}, default=1
+        Index of the positive class in ``costs``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        PC(+), in [0, 1]: a float for a scalar ``prevalence``, else an array of its shape.
+
+    Examples
+    --------
     >>> probability_cost(0.1, [[0, 1], [5, 0]])  # 0.1 * 5 / (0.1 * 5 + 0.9 * 1)
     0.35714285714285715
+    >>> probability_cost([0.1, 0.5], [[0, 1], [5, 0]]).round(4).tolist()
+    [0.3571, 0.8333]
     """
     if positive not in (0, 1):
         raise ValueError(f"positive must be 0 or 1 (the positive class's row in costs), got {positive!r}.")
@@ -224,6 +301,23 @@ def normalized_expected_cost(fpr: Any, fnr: Any, pc: Any) -> float | np.ndarray:
     [0, 1]: 0 when perfect, ``min(PC, 1 - PC)`` for the better of always-negative and
     always-positive.
 
+    Parameters
+    ----------
+    fpr : float or array-like
+        False positive rate(s) of the classifier(s).
+    fnr : float or array-like
+        False negative rate(s), broadcast with ``fpr``.
+    pc : float or array-like
+        Probability cost(s) PC(+), in [0, 1] (see :func:`probability_cost`).
+
+    Returns
+    -------
+    float or numpy.ndarray
+        The normalised expected cost: a float when every input is a scalar, else the broadcast
+        array.
+
+    Examples
+    --------
     >>> normalized_expected_cost(0.2, 0.1, [0.0, 0.5, 1.0]).tolist()
     [0.2, 0.15000000000000002, 0.1]
     """
@@ -240,6 +334,17 @@ def normalized_expected_cost(fpr: Any, fnr: Any, pc: Any) -> float | np.ndarray:
 class CostLine:
     """One classifier on a cost curve: the line ``NEC(PC) = fnr * PC + fpr * (1 - PC)``.
 
+    Parameters
+    ----------
+    fpr : float
+        The classifier's false positive rate: the line's height at PC = 0.
+    fnr : float
+        Its false negative rate: the line's height at PC = 1.
+    threshold : float, default=None
+        The score threshold whose predictions the line stands for; None when unknown.
+
+    Examples
+    --------
     >>> line = CostLine.from_counts(tp=8, fp=1, fn=2, tn=9, threshold=0.5)
     >>> line, line.nec(0.5)
     (CostLine(fpr=0.1, fnr=0.2, threshold=0.5), 0.15000000000000002)
@@ -284,10 +389,39 @@ class CostCurve:
       uniform on [0, 1] (the trivial classifiers alone: 0.25).
     * ``operating_line``: the line of the current predictions, if known.
 
+    Usually made by :func:`clfeval.costs.cost_curve` or :func:`cost_curve_of`; the arrays are
+    stored read-only.
+
+    Parameters
+    ----------
+    fpr : array-like of shape (m,)
+        False positive rate of each threshold's line.
+    fnr : array-like of shape (m,)
+        False negative rate of each threshold's line.
+    thresholds : array-like of shape (m,)
+        The thresholds, decreasing from +inf.
+    envelope_pc : array-like of shape (s + 1,)
+        Probability costs of the lower envelope's breakpoints, from 0 to 1.
+    envelope_nec : array-like of shape (s + 1,)
+        Normalised expected cost of the envelope at each breakpoint.
+    envelope_lines : array-like of int, shape (s,)
+        Index of the line lowest on each envelope segment.
+    area : float
+        Area under the lower envelope.
+    operating_line : CostLine, default=None
+        The line of the model's own predictions; None when unknown.
+    pos_label : int, float, bool or str, default=None
+        The positive class (for labels; not compared by ``==``).
+
+    Examples
+    --------
     >>> from clfeval.costs import cost_curve
     >>> cc = cost_curve([0, 1, 1], [0.2, 0.7, 0.9])
     >>> cc.envelope_nec.tolist(), cc.best_threshold(0.5)
     ([0.0, 0.0], 0.7)
+    >>> trivial = CostCurve([0.0, 1.0], [1.0, 0.0], [np.inf, 0.1], [0.0, 0.5, 1.0], [0.0, 0.5, 0.0], [0, 1], 0.25)
+    >>> trivial.best_threshold([0.25, 0.75]).tolist(), trivial.envelope(0.25)
+    ([inf, 0.1], 0.25)
     """
 
     fpr: np.ndarray
@@ -490,6 +624,23 @@ def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = N
     ``PC = (f1 - f0) / ((f1 - f0) + (t1 - t0))``; the envelope runs along vertex i's line between
     its two crossings. Needs both classes.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking
+        The distinct scores of a binary problem with their positive and negative counts (or
+        weights); a ValueError when a class is missing.
+    operating_line : CostLine, default=None
+        The line of the model's own predictions, stored in the result.
+    pos_label : int, float, bool or str, default=None
+        The positive class, stored in the result for labels.
+
+    Returns
+    -------
+    CostCurve
+        Every threshold's line, the exact lower envelope and its area.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.array([0.8, 0.4, 0.35, 0.1]), None, np.array([True, False, True, False]))
     >>> cc = cost_curve_of(r)  # ROC hull (0, 0), (0, .5), (.5, 1), (1, 1): lines 0, 1, 3, 4
@@ -541,10 +692,32 @@ class DecisionCurve:
     ``standardized_net_benefit`` (``NB / prevalence``, 1 for a perfect model), ``prevalence``;
     ``treat_none`` is 0 everywhere.
 
+    Usually made by :func:`clfeval.costs.decision_curve` or :func:`decision_curve_of`; the
+    arrays are stored read-only.
+
+    Parameters
+    ----------
+    thresholds : array-like of shape (m,)
+        The threshold probabilities pt, in [0, 1).
+    net_benefit : array-like of shape (m,)
+        The model's net benefit at each threshold.
+    treat_all : array-like of shape (m,)
+        The net benefit of treating every sample, at each threshold.
+    standardized_net_benefit : array-like of shape (m,)
+        The model's net benefit divided by the prevalence.
+    prevalence : float
+        Share (by weight) of the positive class.
+    pos_label : int, float, bool or str, default=None
+        The positive class (for labels; not compared by ``==``).
+
+    Examples
+    --------
     >>> from clfeval.costs import decision_curve
     >>> dc = decision_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], thresholds=[0.2, 0.5])
     >>> dc.treat_all.tolist(), dc.standardized_net_benefit.tolist()
     ([0.375, 0.0], [0.875, 0.5])
+    >>> DecisionCurve([0.5], [0.25], [0.0], [0.5], 0.5).interventions_avoided.tolist()
+    [0.25]
     """
 
     thresholds: np.ndarray
@@ -604,6 +777,23 @@ def decision_curve_of(ranking: BinaryRanking, thresholds: Any = None, *, pos_lab
     :data:`DEFAULT_DECISION_THRESHOLDS`: 0.01 to 0.99 by 0.01). A scalar threshold gives 1-D
     arrays of length 1.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking
+        The distinct predicted risks of a binary problem with their positive and negative
+        counts (or weights).
+    thresholds : float or array-like, default=None
+        Threshold probabilities in [0, 1); None for 0.01 to 0.99 by 0.01.
+    pos_label : int, float, bool or str, default=None
+        The positive class, stored in the result for labels.
+
+    Returns
+    -------
+    DecisionCurve
+        Net benefit of the model and of treating all, at each threshold.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.array([0.8, 0.4, 0.35, 0.1]), None, np.array([True, False, True, False]))
     >>> decision_curve_of(r, [0.0, 0.3]).net_benefit.tolist()

@@ -10,13 +10,14 @@ metric to a reference, and the fairness summaries across groups. Immutable, with
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from clfeval.support.html_table import html_block, html_table
 from clfeval.support.json_plain import json_safe
+from clfeval.support.number_text import format_value
 
 __all__ = ["GroupTable", "GapTable", "FairnessSummary", "GroupValue", "SMALL_GROUP_RULE", "SMALL_CLASS_CASES",
            "worst_order"]
@@ -65,7 +66,17 @@ def _with_hidden(text: str, hidden: int) -> str:
 
 
 def _num(v: Any, digits: int = 4) -> str:
-    return "nan" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+    return "nan" if v is None else format_value(float(v), digits)
+
+
+#: groups the notebook's view of a table lists (the text and to_frame() have them all)
+MAX_HTML_GROUPS = 50
+
+
+def _html(title: str, header: list[str], lines: list[list[str]], hidden: int, notes: list[str],
+          subtitle: str | None = None) -> str:
+    more = [f"... {hidden:,} more group(s) not shown"] if hidden else []
+    return html_block(title, html_table(header, lines), subtitle=subtitle, notes=more + notes)
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,9 +162,8 @@ class GroupTable:
             records.append(r)
         return _frame(records).set_index("group")
 
-    def text(self, sort_by: str | None = None, limit: int | None = None) -> str:
-        """The table as text, worst first by ``sort_by`` (default: the first metric), at most
-        ``limit`` groups (the rest counted in a last line)."""
+    def _cells(self, sort_by: str | None, limit: int | None) -> tuple[list[str], list[list[str]], int]:
+        """(header, one row of cells per group shown, groups not shown) of the text and HTML views."""
         sort_by = sort_by or self.metrics[0]
         rows = self.rows(sort_by)
         shown = rows if limit is None else rows[:limit]
@@ -168,11 +178,22 @@ class GroupTable:
                 cells.append(v)
             cells.append("yes" if r["small"] else "")
             lines.append(cells)
-        text = _text_table(header, lines)
-        return _with_hidden(text, len(rows) - len(shown) + self.omitted)
+        return header, lines, len(rows) - len(shown) + self.omitted
+
+    def text(self, sort_by: str | None = None, limit: int | None = None) -> str:
+        """The table as text, worst first by ``sort_by`` (default: the first metric), at most
+        ``limit`` groups (the rest counted in a last line)."""
+        header, lines, hidden = self._cells(sort_by, limit)
+        return _with_hidden(_text_table(header, lines), hidden)
 
     def __str__(self) -> str:
         return self.text()
+
+    def _repr_html_(self) -> str:
+        header, lines, hidden = self._cells(None, MAX_HTML_GROUPS)
+        level = None if self.level is None else f"(intervals at {self.level:.0%})"
+        return _html("Metrics by group, worst first", header, lines, hidden,
+                     [SMALL_GROUP_RULE] if self.small.any() else [], subtitle=level)
 
     def __repr__(self) -> str:
         return f"GroupTable({len(self.groups)} groups x {len(self.metrics)} metrics, level={self.level})"
@@ -229,7 +250,8 @@ class GapTable:
     def to_frame(self) -> Any:
         return _frame(self.rows()).set_index("group")
 
-    def text(self, limit: int | None = None) -> str:
+    def _cells(self, limit: int | None) -> tuple[str, list[str], list[list[str]], int]:
+        """(title, header, one row of cells per group shown, groups not shown) of the text and HTML views."""
         rows = self.rows(sort=True)
         shown = rows if limit is None else rows[:limit]
         pct = f"{self.level:.0%}"
@@ -241,11 +263,18 @@ class GapTable:
                  [str(r["group"]), f"{r['n']:,}", _num(r["value"]), "(the reference)", "", "", "", "", ""]
                  for r in shown]
         title = f"{self.metric} against {self.reference} ({_num(self.reference_value)}), {self.sampling} sampling"
-        text = title + "\n" + _text_table(header, lines)
-        return _with_hidden(text, len(rows) - len(shown) + self.omitted)
+        return title, header, lines, len(rows) - len(shown) + self.omitted
+
+    def text(self, limit: int | None = None) -> str:
+        title, header, lines, hidden = self._cells(limit)
+        return _with_hidden(title + "\n" + _text_table(header, lines), hidden)
 
     def __str__(self) -> str:
         return self.text()
+
+    def _repr_html_(self) -> str:
+        title, header, lines, hidden = self._cells(MAX_HTML_GROUPS)
+        return _html(title, header, lines, hidden, list(self.notes), subtitle=f"({self.method})")
 
     def __repr__(self) -> str:
         return f"GapTable({self.metric!r} against {self.reference!r}, {len(self.groups)} groups)"
@@ -277,14 +306,20 @@ class FairnessSummary:
     def to_frame(self) -> Any:
         return _frame([{"summary": k, **v} for k, v in self.entries.items()]).set_index("summary")
 
-    def text(self) -> str:
-        pct = f"{self.level:.0%}"
+    def _cells(self) -> tuple[list[str], list[list[str]]]:
         lines = [[k, _num(v["value"]), f"[{_num(v['low'])}, {_num(v['high'])}]", v["definition"]]
                  for k, v in self.entries.items()]
-        return _text_table(["fairness summary", "value", f"{pct} interval", "definition"], lines)
+        return ["fairness summary", "value", f"{self.level:.0%} interval", "definition"], lines
+
+    def text(self) -> str:
+        return _text_table(*self._cells())
 
     def __str__(self) -> str:
         return self.text()
+
+    def _repr_html_(self) -> str:
+        header, lines = self._cells()
+        return _html("Fairness across groups", header, lines, 0, list(self.notes), subtitle=f"({self.method})")
 
     def __repr__(self) -> str:
         return "FairnessSummary(" + ", ".join(f"{k}={_num(v['value'])}" for k, v in self.entries.items()) + ")"

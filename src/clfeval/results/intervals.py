@@ -17,10 +17,12 @@ estimate, interval, standard error where the interval is made from one, method),
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Iterator
 from typing import Any
+
+from clfeval.support.html_table import html_block, html_pre, html_table
+from clfeval.support.number_text import DIGITS, format_value, interval_decimals
 
 __all__ = ["Intervals", "INTERVAL_COLUMNS", "MAX_REPR_CLASSES", "intervals_to_plain"]
 
@@ -47,21 +49,6 @@ def _entry(ci: Any, index: int | None) -> tuple[float, float, float, float | Non
 
     return (_float(pick(ci.estimate)), _float(pick(ci.low)), _float(pick(ci.high)), pick(ci.standard_error),
             ci.method)
-
-
-def _digits(low: float, high: float, digits: int = 4) -> int:
-    """Enough decimals that a non-degenerate interval never prints as 'x to x'."""
-    if not (math.isfinite(low) and math.isfinite(high)) or low == high:
-        return digits
-    while digits < 12 and f"{low:.{digits}f}" == f"{high:.{digits}f}":
-        digits += 1
-    return digits
-
-
-def _num(v: float | None, digits: int) -> str:
-    if v is None:
-        return ""
-    return "nan" if math.isnan(v) else f"{v:.{digits}f}"
 
 
 class Intervals(dict):
@@ -135,10 +122,11 @@ class Intervals(dict):
                 group = _SECTION_TITLES.get(section, section)
             if not groups or groups[-1][0] != group:
                 groups.append((group, []))
-            d = _digits(low, high)
+            d = interval_decimals(low, high, DIGITS)  # never 'x to x' for ends that differ
             key = methods.setdefault(method, len(methods) + 1)
-            interval = "nan" if math.isnan(low) else f"{_num(low, d)} to {_num(high, d)}"
-            groups[-1][1].append([title(measure), _num(est, d), interval, _num(se, max(d, 4)), f"[{key}]"])
+            interval = "nan" if math.isnan(low) else f"{format_value(low, d)} to {format_value(high, d)}"
+            groups[-1][1].append([title(measure), format_value(est, d), interval, format_value(se, max(d, DIGITS)),
+                                  f"[{key}]"])
         legend = [f"[{k}] {m}" for m, k in methods.items()]
         tail = []
         if len(labels) > len(shown):
@@ -167,23 +155,40 @@ class Intervals(dict):
 
     def _repr_html_(self) -> str:
         if not {"level", "overall", "per_class", "averages"} <= self.keys():
-            return f"<pre>{html.escape(repr(self))}</pre>"
-        groups, legend, tail = self._table()
-        e = html.escape
-        head = "".join(f"<th>{e(h)}</th>" for h in ("", "estimate", "interval", "std. error", "method"))
-        body = []
-        for group, rows in groups:
-            body.append(f'<tr><th colspan="5" style="text-align:left">{e(group)}</th></tr>')
-            body += ["<tr>" + "".join(f"<td>{e(c)}</td>" for c in r) + "</tr>" for r in rows]
-        foot = "".join(f"<div>{e(x)}</div>" for x in legend + tail)
-        return (f"<div><b>{self['level']:.0%} confidence intervals</b> (method={e(self['method'])!r})"
-                f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{foot}</div>")
+            return html_pre(repr(self))
+        groups, legend, tail = self._table()  # the cells of the text repr
+        rows = [row for group, cells in groups for row in (group, *cells)]
+        table = html_table(["", "estimate", "interval", "std. error", "method"], rows)
+        return html_block(f"{self['level']:.0%} confidence intervals", table, subtitle=f"(method={self['method']!r})",
+                          notes=["methods:", *legend, *tail])
 
 
 def intervals_to_plain(data: dict[str, Any]) -> dict[str, Any]:
     """An :meth:`Evaluation.intervals` dict as plain Python: {"level", "method", "per_class":
     {metric: {"low": [...], "high": [...], "standard_error": [...] or None, "method"}}, "averages":
     {average: {metric: {"low", "high", "standard_error", "method"}}}, "overall": {metric: {...}},
-    "notes"} (:meth:`clfeval.results.intervals.Intervals.to_dict`)."""
+    "notes"} (:meth:`clfeval.results.intervals.Intervals.to_dict`).
+
+    Parameters
+    ----------
+    data : dict
+        The dict of intervals :meth:`Evaluation.intervals` (or
+        :func:`clfeval.uncertainty.confusion_intervals`) returns.
+
+    Returns
+    -------
+    dict
+        The same content with every ConfidenceInterval spelled out as lists and floats.
+
+    Examples
+    --------
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 0, 1, 1, 1], [0, 1, 1, 1, 0])
+    >>> plain = intervals_to_plain(ev.intervals())
+    >>> list(plain)
+    ['level', 'method', 'per_class', 'averages', 'overall', 'notes']
+    >>> plain["overall"]["accuracy"]["method"]
+    'Wilson score'
+    """
 
     return Intervals(data).to_dict()

@@ -25,7 +25,8 @@ from clfeval.formulas.exact_sums import normalized_float_table, scaled_floats
 from clfeval.statistics.margins import pair_overall
 from clfeval.formulas.measure_registry import MEASURES, title, undefined_because
 
-__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes", "title"]
+__all__ = ["Report", "build_report", "COLUMN_TITLES", "MAX_CLASS_ROWS", "shown_classes", "title",
+           "samples_undefined_notes"]
 
 #: Per-class tables of the terminal and HTML reports list at most this many classes (those with
 #: the most support); the JSON keeps every class.
@@ -62,6 +63,13 @@ class Report:
         from clfeval.results.report_text import format_report
 
         return format_report(self)
+
+    __repr__ = __str__  # the table, not every row's dict
+
+    def _repr_html_(self) -> str:
+        from clfeval.results.report_text import format_html
+
+        return format_html(self, *shown_classes(self.rows))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form (NaN stays float NaN; Evaluation.to_json makes it JSON-safe)."""
@@ -154,6 +162,26 @@ def _samples_row(
     row = {k: m.average(v, weight) for k, v in rates.items()}
     row["support"] = float(per_sample[:, [0, 2]].sum()) if weight is None else None
     return row
+
+
+def samples_undefined_notes(per_sample: np.ndarray, n_labels: int, weight: np.ndarray | None,
+                            beta: float | None) -> list[str]:
+    """One sentence per measure that is 0/0 for some samples of a multilabel task: the samples
+    average leaves those samples out, where scikit-learn's ``average="samples"`` counts them as 0.
+
+    >>> samples_undefined_notes(np.array([[1, 0, 0], [0, 0, 1]]), 2, None, None)[0][:49]
+    'precision is undefined (0/0) for 1 of 2 samples, '
+    """
+    tp, fp, fn = (per_sample[:, i].astype(np.float64) for i in range(3))
+    rates = _rates(tp, fp, fn, n_labels - tp - fp - fn, beta)
+    held = np.ones(len(per_sample), dtype=bool) if weight is None else np.asarray(weight) > 0
+    notes = []
+    for name, values in rates.items():
+        bad = int(np.count_nonzero(np.isnan(values) & held))
+        if bad:
+            notes.append(f"{title(name)} is undefined (0/0) for {bad} of {int(held.sum())} samples, which the "
+                         "samples average leaves out (scikit-learn's average='samples' counts them as 0).")
+    return notes
 
 
 def build_report(
@@ -249,6 +277,8 @@ def build_report(
 
     all_notes = list(notes or [])
     all_notes += _undefined_notes(rows, columns, names, per_class)
+    if per_sample is not None:
+        all_notes += samples_undefined_notes(per_sample, len(names), sample_weight, beta)
     return Report(columns, rows, averages, overall, all_notes)
 
 

@@ -12,11 +12,11 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any, Protocol
 
-from clfeval.formulas.exact_sums import FLOAT_EXACT_INT
 from clfeval.formulas.measure_registry import title
+from clfeval.support.html_table import html_block, html_table
+from clfeval.support.number_text import format_value  # the one home of a cell's text, here as before
 
 
 class Report(Protocol):
@@ -30,35 +30,7 @@ class Report(Protocol):
     notes: list[str]
     digits: int
 
-__all__ = ["format_value", "format_report", "format_markdown"]
-
-
-def format_value(value: Any, digits: int = 4, column: str = "") -> str:
-    """A cell as text: NaN (undefined) as 'nan', None (not applicable) as '', counts as integers.
-
-    A float support is written out as an integer only below 2**53, where every digit is the sum's
-    own; a larger one (a float sum of weights, rounded) in six significant digits.
-
-    >>> format_value(0.123456), format_value(float("nan")), format_value(None), format_value(12.0, column="support")
-    ('0.1235', 'nan', '', '12')
-    >>> format_value(5e307, column="support"), format_value(2.5, column="support")
-    ('5e+307', '2.5')
-    """
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if column == "support":
-            if abs(value) >= FLOAT_EXACT_INT:
-                return f"{value:.6g}"
-            return str(int(value)) if value.is_integer() else f"{value:.{digits}g}"
-        return f"{value:.{digits}f}"
-    return str(value)
+__all__ = ["format_value", "format_report", "format_markdown", "format_html"]
 
 
 def _table_lines(report: Report) -> tuple[list[str], list[list[str]], list[list[str]]]:
@@ -115,3 +87,26 @@ def format_markdown(report: Report) -> str:
         out.append("")
         out += [f"- {_md_escape(n)}" for n in report.notes]
     return "\n".join(out) + "\n"
+
+
+def format_html(report: Report, shown: list[int] | None = None, notice: str | None = None) -> str:
+    """The notebook's view: the class rows (those of ``shown``, default all; ``notice`` says what is
+    left out), the average rows, then the overall numbers and the notes, every cell as
+    :func:`format_report` writes it and every label escaped.
+
+    >>> import numpy as np
+    >>> from clfeval.results.confusion import ConfusionMatrix
+    >>> from clfeval.results.report import build_report
+    >>> page = format_html(build_report(ConfusionMatrix.from_matrix(["a", "<b>"], np.array([[3, 1], [2, 4]]))))
+    >>> "<th>&lt;b&gt;</th><td>0.8000</td><td>0.6667</td>" in page, "<td>0.7000</td>" in page
+    (True, True)
+    """
+    header, body, summary = _table_lines(report)
+    rows: list[list[str] | str] = [body[i] for i in (range(len(body)) if shown is None else shown)]
+    rows += ["averages", *summary]
+    parts = [html_table(["class", *header], rows)]
+    if report.overall:
+        parts.append(html_table(["measure", "value"],
+                                [[title(k), format_value(v, report.digits)] for k, v in report.overall.items()]))
+    notes = ([notice] if notice else []) + [f"Note: {n}" for n in report.notes]
+    return html_block("Classification report", *parts, notes=notes)

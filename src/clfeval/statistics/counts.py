@@ -109,6 +109,21 @@ class ConfusionCounts:
 
     ``matrix`` is int64 for counts and integer weights, float64 otherwise.
 
+    Parameters
+    ----------
+    labels : numpy.ndarray of shape (k,)
+        The classes, in the order of the table's rows and columns.
+    matrix : numpy.ndarray of shape (k, k) or (..., k, k)
+        The counts (or sums of sample weights): row i, column j holds the cases of true class
+        ``labels[i]`` predicted as ``labels[j]``.
+    exact : numpy.ndarray, optional
+        Exact sums of extreme float weights, as Python ints counting units of 2**-1074 and
+        shaped like ``matrix``; the formulas read them instead of ``matrix``. Default None.
+
+    Examples
+    --------
+    >>> ConfusionCounts(np.array(["a", "b"]), np.array([[3, 1], [0, 2]]))
+    ConfusionCounts(labels=['a', 'b'], total=6)
     >>> cc = ConfusionCounts.from_labels(["a", "b", "a"], ["a", "a", "a"])
     >>> cc.labels.tolist(), cc.matrix.tolist()
     (['a', 'b'], [[2, 0], [1, 0]])
@@ -268,6 +283,17 @@ class MultilabelCounts:
     sample's (tp, fp, fn) over the L labels, with ``sample_weight`` (n,) or None, for the
     ``samples`` average.
 
+    Parameters
+    ----------
+    tables : numpy.ndarray of shape (L, 2, 2)
+        One two-class table per label, ``[[tn, fp], [fn, tp]]``.
+    per_sample : numpy.ndarray of shape (n_samples, 3)
+        Each sample's true positives, false positives and false negatives over the labels.
+    sample_weight : numpy.ndarray of shape (n_samples,), optional
+        Weight of each sample in the ``samples`` average; default None (equal weights).
+
+    Examples
+    --------
     >>> mc = MultilabelCounts.from_indicators(np.array([[1, 0], [1, 1]]), np.array([[1, 1], [0, 1]]))
     >>> mc.tables[:, 1, 1].tolist(), mc.per_sample.tolist()
     ([1, 1], [[1, 1, 0], [1, 0, 1]])

@@ -29,6 +29,18 @@ __all__ = ["merge_rankings", "merge_two", "merge_compact", "collapse_runs", "mer
 def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
     """The ranking of all the (score, class) pairs of several rankings together (micro average).
 
+    Parameters
+    ----------
+    rankings : list of BinaryRanking
+        The rankings to pool; counts (or weights) at equal scores are added.
+
+    Returns
+    -------
+    BinaryRanking
+        One ranking over the union of the distinct scores, highest first.
+
+    Examples
+    --------
     >>> a = BinaryRanking(np.array([0.9, 0.2]), None, np.array([True, False]))
     >>> m = merge_rankings([a, a])
     >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()

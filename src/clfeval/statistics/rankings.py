@@ -32,6 +32,8 @@ from clfeval.formulas.curves import (
     roc_points,
 )
 from clfeval.formulas.measures import average
+from clfeval.support.html_table import html_block, html_table
+from clfeval.support.number_text import DIGITS, format_value
 from clfeval.support.read_only import read_only_array
 from clfeval.statistics.scores import ScoreTable
 from clfeval.support.sorted_search import first_reaching
@@ -560,8 +562,23 @@ class CurveSet(Mapping):
     def to_dict(self, max_points: int | None = 2000) -> dict[str, Any]:
         return {name: c.to_dict(max_points) for name, c in self._curves.items()}
 
-    def __repr__(self) -> str:
-        return f"CurveSet({list(self._curves)}, main={self._main!r})"
+    def __repr__(self) -> str:  # the kind, the main curve and each curve's area (4 decimals, as the report)
+        areas = ", ".join(f"{n!r}: {format_value(float(c.area), DIGITS)}" for n, c in self._curves.items())
+        return f"CurveSet({self.main.kind!r}, main={self._main!r}, {self.main.area_name}={{{areas}}})"
+
+    def _repr_html_(self) -> str:  # each curve's area and operating point, as the terminal writes them
+        main = self.main
+        axes = "FPR, TPR" if main.kind == "roc" else "recall, precision"
+
+        def point(p: OperatingPoint | None) -> str:
+            return "" if p is None else f"{format_value(float(p.x), DIGITS)}, {format_value(float(p.y), DIGITS)}"
+
+        rows = [[name, format_value(float(c.area), DIGITS), f"{len(c):,}", point(c.operating_point)]
+                for name, c in self._curves.items()]
+        table = html_table(["curve", main.area_name, "points", f"{axes} at threshold"], rows)
+        return html_block("ROC curves" if main.kind == "roc" else "Precision-recall curves", table,
+                          subtitle=f"(main: {self._main})",
+                          notes=["at threshold = the operating point of the current predictions"])
 
 
 def roc_curve_of(
@@ -612,7 +629,9 @@ def _union_of_sorted(arrays: list[np.ndarray]) -> np.ndarray:
 def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     """Pointwise mean of several curves of one kind, on the union of their x values.
 
-    ROC: each curve's TPR is linearly interpolated at every FPR of the union. PR: each curve's
+    ROC: each curve's TPR is linearly interpolated at every FPR of the union, read where the curve
+    arrives at it and where it leaves it (two points where some curve steps up there), so the mean
+    polyline's area is the mean of the areas. PR: each curve's
     precision is read as the step function whose area is its AP (so the mean curve's step area
     is the mean AP when every class has positives). Curves with undefined
     points (a class with no positives or no negatives) are left out. The area is the mean of
@@ -624,15 +643,23 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
         nan = np.array([np.nan])
         return Curve(kind, name, nan, nan, nan, [False], float("nan"))
     grid = _union_of_sorted([c.x for c in usable])
-    mean_y = np.zeros(grid.size)
-    for c in usable:
-        if kind == "pr":
+    if kind == "pr":
+        mean_y = np.zeros(grid.size)
+        for c in usable:
             # precision as the step function of recall that AP integrates: at recall r, the
             # precision of the first point (by decreasing threshold) whose recall reaches r
             mean_y += c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)]
-        else:
-            mean_y += interpolate_roc(grid, c.x, c.y)
-    mean_y /= len(usable)
-    x, y = grid, mean_y
+        x, y = grid, mean_y / len(usable)
+    else:
+        # each FPR twice: the mean of the TPRs where each polyline arrives at it, then where it
+        # leaves it, so that a vertical step of one class is not cut short by the next grid point
+        low, high = np.zeros(grid.size), np.zeros(grid.size)
+        for c in usable:
+            low += interpolate_roc(grid, c.x, c.y, side="low")
+            high += interpolate_roc(grid, c.x, c.y)
+        x, y = np.repeat(grid, 2), np.column_stack([low, high]).ravel() / len(usable)
+        keep = np.ones(x.size, dtype=bool)
+        keep[1::2] = high != low  # one point where no curve steps
+        x, y = x[keep], y[keep]
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)

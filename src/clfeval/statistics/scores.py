@@ -50,6 +50,19 @@ class ScoreTable:
     with sample weights) and ``classes`` (k,) names the count columns. Rows of zero weight carry
     no information and are left out.
 
+    Parameters
+    ----------
+    scores : array-like of shape (D,)
+        The distinct scores, finite and strictly decreasing.
+    counts : array-like of shape (D, k)
+        Non-negative count (or weight) of each class at each score.
+    classes : array-like of shape (k,)
+        The classes the columns of ``counts`` belong to.
+
+    Examples
+    --------
+    >>> ScoreTable([0.9, 0.5, 0.1], [[0, 2], [1, 1], [3, 0]], ["neg", "pos"])
+    ScoreTable(classes=['neg', 'pos'], n_scores=3, totals=[4, 3])
     >>> t = ScoreTable.from_labels(["a", "b", "b"], [0.3, 0.9, 0.3])
     >>> t
     ScoreTable(classes=['a', 'b'], n_scores=2, totals=[1, 2])

@@ -20,6 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clfeval.support.html_table import html_block, html_table
+from clfeval.support.number_text import DIGITS, format_value, interval_decimals, interval_text, pvalue_text
+
 __all__ = ["ConfidenceInterval", "TestResult", "ALTERNATIVES", "check_alternative", "check_level"]
 
 ALTERNATIVES = ("two-sided", "less", "greater")
@@ -51,6 +54,30 @@ class ConfidenceInterval:
     ``standard_error``: the standard error of ``estimate`` when the interval is made from one
     (Wald-type intervals, estimate +/- z se, clipped to the measure's range; DeLong; the delta
     method), else None (score, exact and bootstrap intervals).
+
+    Parameters
+    ----------
+    low : float or numpy.ndarray
+        Lower limit of the interval (an array of limits, one per class, for stacked intervals).
+    high : float or numpy.ndarray
+        Upper limit of the interval, shaped like ``low``.
+    level : float
+        Confidence level the limits were computed at, between 0 and 1 (e.g. 0.95).
+    method : str
+        Human-readable name of the procedure that produced the limits (e.g. ``"Wilson score"``).
+    estimate : float or numpy.ndarray, optional
+        The point estimate the interval surrounds. Default None (not known).
+    standard_error : float or numpy.ndarray, optional
+        Standard error of ``estimate`` when the limits were derived from it; default None.
+
+    Examples
+    --------
+    >>> ci = ConfidenceInterval(0.2, 0.6, 0.95, "Wilson score", estimate=0.4)
+    >>> ci
+    ConfidenceInterval(estimate=0.4, low=0.2, high=0.6, level=0.95, method='Wilson score')
+    >>> low, high = ci
+    >>> high - low
+    0.39999999999999997
     """
 
     low: float
@@ -67,6 +94,10 @@ class ConfidenceInterval:
 
     def __iter__(self):  # low, high = ci
         return iter((self.low, self.high))
+
+    def _repr_html_(self) -> str:
+        table = html_table(["", "estimate", "interval", "std. error"], _interval_rows(self))
+        return html_block(f"{self.level:.0%} confidence interval", table, subtitle=f"({self.method})")
 
     @classmethod
     def stacked(cls, intervals: Any) -> ConfidenceInterval:
@@ -105,6 +136,45 @@ class TestResult:
     the test has no natural estimate). ``notes`` say what was decided about edge cases (e.g.
     "no discordant pairs: nothing to test, p = 1"). ``standard_error`` (of ``estimate``) is set
     where the interval is made from one, and :meth:`confidence_interval` carries it.
+
+    Parameters
+    ----------
+    statistic : float
+        Value of the test statistic (chi-squared, z, t, F, ... depending on the test).
+    pvalue : float
+        The p-value of ``statistic`` under the null hypothesis, for ``alternative``.
+    method : str
+        Name of the test that was run, as it should appear in reports.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis the p-value refers to.
+    estimate : float, optional
+        Point estimate of the effect the test is about (e.g. a difference in accuracy or AUC);
+        default None when the test has none.
+    estimate_name : str, optional
+        What ``estimate`` measures, used as its label in the repr; default None ("estimate").
+    df : float or tuple of float, optional
+        Degrees of freedom of the reference distribution (a pair for F tests); default None.
+    interval : callable, optional
+        Function of a confidence level returning ``(low, high)`` limits for ``estimate``;
+        default None when no interval is available.
+    interval_method : str, optional
+        Name of the procedure behind ``interval`` when it differs from ``method``; default None.
+    notes : tuple of str, default ()
+        Remarks on how edge cases were handled.
+    extra : dict, default {}
+        Further test-specific outputs (ranks, critical differences, per-pair results, ...),
+        added to :meth:`to_dict`.
+    standard_error : float, optional
+        Standard error of ``estimate`` where the interval is built from it; default None.
+
+    Examples
+    --------
+    >>> r = TestResult(statistic=2.5, pvalue=0.0124, method="demo test", estimate=0.1,
+    ...                interval=lambda level: (0.02, 0.18))
+    >>> r
+    TestResult(statistic=2.5, pvalue=0.0124, estimate=0.1, method='demo test', alternative='two-sided')
+    >>> r.confidence_interval(0.9).low
+    0.02
     """
 
     statistic: float
@@ -139,6 +209,23 @@ class TestResult:
         parts += [f"method={self.method!r}", f"alternative={self.alternative!r}"]
         return f"TestResult({', '.join(parts)})"
 
+    def _repr_html_(self) -> str:  # the numbers as the terminal's table of tests writes them
+        import numpy as np
+
+        rows = [["statistic", _cell(self.statistic)], ["p-value", pvalue_text(self.pvalue)]]
+        if self.df is not None:
+            rows.append(["df", ", ".join(f"{float(d):g}" for d in np.atleast_1d(self.df))])
+        if self.estimate is not None:
+            rows.append([self.estimate_name or "estimate", _cell(self.estimate)])
+        notes = list(self.notes)
+        if self.interval is not None:
+            ci = self.confidence_interval(0.95)
+            rows.append(["95% interval", interval_text(ci.low, ci.high, DIGITS)])
+            notes.insert(0, f"interval: {ci.method}")
+        if self.standard_error is not None:
+            rows.append(["standard error", _cell(self.standard_error)])
+        return html_block(self.method, html_table(["", "value"], rows), subtitle=f"({self.alternative})", notes=notes)
+
     def to_dict(self, level: float = 0.95) -> dict[str, Any]:
         out: dict[str, Any] = {"statistic": self.statistic, "pvalue": self.pvalue, "method": self.method,
                                "alternative": self.alternative, "estimate": self.estimate,
@@ -147,6 +234,33 @@ class TestResult:
             out["confidence_interval"] = self.confidence_interval(level).to_dict()
         out.update({k: _plain(v, level) for k, v in self.extra.items()})
         return out
+
+
+def _cell(value: Any, digits: int = DIGITS) -> str:
+    """A number as the reports write it (4 decimals, 'nan'); anything else as its text."""
+    try:
+        return format_value(float(value), digits)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _interval_rows(ci: ConfidenceInterval) -> list[list[str]]:
+    """[label, estimate, [low, high], standard error] per entry of an interval (one row, "value", for
+    scalar limits; one per class, labelled by its index, for stacked ones), each
+    number with the decimals its interval needs (at least 4)."""
+    import numpy as np
+
+    low = np.atleast_1d(np.asarray(ci.low, dtype=np.float64))
+
+    def each(v: Any) -> list[Any]:
+        return [None] * low.size if v is None else np.atleast_1d(np.asarray(v, dtype=np.float64)).tolist()
+
+    rows = []
+    for i, (est, lo, hi, se) in enumerate(zip(each(ci.estimate), low.tolist(), each(ci.high), each(ci.standard_error))):
+        d = interval_decimals(lo, hi, DIGITS)
+        rows.append(["value" if np.ndim(ci.low) == 0 else str(i), format_value(est, d), interval_text(lo, hi, DIGITS),
+                     format_value(se, d)])
+    return rows
 
 
 def _plain(value: Any, level: float) -> Any:

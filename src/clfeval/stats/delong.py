@@ -154,6 +154,37 @@ def delong_auc_ci(
     variance is 0 and the interval collapses to the AUC, as in pROC. Needs at least two cases of
     each class.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels (or multiclass labels with ``pos_label`` naming the positive class).
+    y_score : array-like of shape (n_samples,)
+        Scores of the positive class; higher means more likely positive.
+    level : float, default 0.95
+        Confidence level of the interval, between 0 and 1.
+    pos_label : int, str or bool, optional
+        The label of the positive class. Default None: 1, as in scikit-learn, which needs labels
+        in {0, 1} or {-1, 1}.
+    sample_weight : None
+        Not supported (DeLong's variance counts unweighted cases); anything but None raises a
+        ValueError that points to the bootstrap.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The AUC as ``estimate``, its DeLong standard error and the limits, method "DeLong".
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under
+       two or more correlated receiver operating characteristic curves: a nonparametric approach.
+       Biometrics, 44(3), 837-845.
+    .. [2] Sun, X. and Xu, W. (2014). Fast implementation of DeLong's algorithm for comparing the
+       areas under correlated receiver operating characteristic curves. IEEE Signal Processing
+       Letters, 21(11), 1389-1393.
+
+    Examples
+    --------
     >>> ci = delong_auc_ci([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> round(ci.estimate, 4), round(ci.low, 4), round(ci.high, 4)
     (0.8889, 0.5809, 1.0)
@@ -260,6 +291,34 @@ def delong_average_ci(
     (see :func:`_average_auc_influence`); with one class it is DeLong's variance exactly.
     ``y_score``: (n, k) scores, columns in ``labels`` order (default: the sorted classes).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels.
+    y_score : array-like of shape (n_samples, n_classes)
+        One score column per class, in the order of ``labels``.
+    labels : array-like of shape (n_classes,), optional
+        The classes the columns of ``y_score`` belong to. Default None: the sorted classes
+        found in ``y_true``. Every class needs at least 2 cases in and 2 out of it.
+    average : {"macro", "weighted"}, default "macro"
+        Plain mean of the per-class AUCs, or mean weighted by each class's share of cases.
+    level : float, default 0.95
+        Confidence level of the interval, between 0 and 1.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The averaged AUC as ``estimate``, its standard error, and the normal limits clipped to
+        [0, 1].
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under
+       two or more correlated receiver operating characteristic curves: a nonparametric approach.
+       Biometrics, 44(3), 837-845.
+
+    Examples
+    --------
     >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
     >>> s = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
     >>> ci = delong_average_ci(y, s)
@@ -285,8 +344,41 @@ def delong_average(
     z = (AUC_a - AUC_b) / se, with se from the per-case difference of the two models'
     influences (:func:`delong_average_ci`'s method), so the pairing is kept.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True class labels, shared by both models.
+    y_score_a : array-like of shape (n_samples, n_classes)
+        Scores of model A, one column per class in the order of ``labels``.
+    y_score_b : array-like of shape (n_samples, n_classes)
+        Scores of model B on the same cases, columns in the same order.
+    labels : array-like of shape (n_classes,), optional
+        The classes of the score columns. Default None: the sorted classes of ``y_true``.
+    average : {"macro", "weighted"}, default "macro"
+        Plain mean of the per-class AUCs, or mean weighted by class frequency.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means model A has the larger average AUC.
+
+    Returns
+    -------
+    TestResult
+        z statistic and normal p-value, the difference of average AUCs (A - B) as ``estimate``
+        with its interval, and ``extra`` holding ``auc_a``, ``auc_b`` and ``se``.
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under
+       two or more correlated receiver operating characteristic curves: a nonparametric approach.
+       Biometrics, 44(3), 837-845.
+
+    Examples
+    --------
     >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 1]
-    >>> a = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
+    >>> a = np.eye(3)[[0, 1, 2, 0, 1, 2, 1, 1, 2, 1]] * 0.6 + 0.2
+    >>> b = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 0, 1]] * 0.6 + 0.2
+    >>> r = delong_average(y, a, b)
+    >>> round(r.estimate, 4), round(r.pvalue, 4)
+    (0.1448, 0.1488)
     >>> r = delong_average(y, a, a)
     >>> r.estimate, r.pvalue
     (0.0, 1.0)
@@ -331,6 +423,53 @@ def delong(
     ``extra`` holds ``auc_a``, ``auc_b`` and ``se``. Equal AUCs with zero variance (identical
     scores): statistic 0, p = 1 with a note. Unweighted only.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+        True binary labels of the cases ``y_score_a`` scores (and ``y_score_b`` too when paired).
+    y_score_a : array-like of shape (n_samples,)
+        Positive-class scores of model A.
+    y_score_b : array-like, optional
+        Positive-class scores of model B: of the same cases (paired) or of the cases of
+        ``y_true_b``. Default None: test A's AUC against 1/2.
+    y_true_b : array-like, optional
+        True labels of a second, independent sample that ``y_score_b`` scores. Default None:
+        ``y_score_b`` scores the cases of ``y_true``.
+    pos_label : int, str or bool, optional
+        The label of the positive class. Default None: 1, as in scikit-learn, which needs labels
+        in {0, 1} or {-1, 1}.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A has the larger AUC.
+    paired : bool, optional
+        Whether the two scores are of the same cases. Default None: True unless ``y_true_b`` is
+        given.
+    sample_weight : None
+        Not supported; anything but None raises a ValueError.
+
+    Returns
+    -------
+    TestResult
+        The z (paired, one-sample) or t (unpaired) statistic with its p-value, the AUC difference
+        A - B (or the AUC itself for one score) as ``estimate`` with its interval, and ``extra``
+        holding ``auc_a``, ``auc_b`` and ``se``.
+
+    References
+    ----------
+    .. [1] DeLong, E. R., DeLong, D. M. and Clarke-Pearson, D. L. (1988). Comparing the areas under
+       two or more correlated receiver operating characteristic curves: a nonparametric approach.
+       Biometrics, 44(3), 837-845.
+    .. [2] Sun, X. and Xu, W. (2014). Fast implementation of DeLong's algorithm for comparing the
+       areas under correlated receiver operating characteristic curves. IEEE Signal Processing
+       Letters, 21(11), 1389-1393.
+
+    Examples
+    --------
+    >>> y = [0, 0, 0, 1, 1, 1, 0, 1]
+    >>> a = [0.1, 0.3, 0.2, 0.8, 0.7, 0.4, 0.5, 0.9]
+    >>> b = [0.2, 0.1, 0.6, 0.5, 0.3, 0.9, 0.4, 0.8]
+    >>> r = delong(y, a, b)
+    >>> round(r.estimate, 4), round(r.statistic, 4), round(r.pvalue, 4)
+    (0.125, 0.6124, 0.5403)
     >>> r = delong([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
     >>> r.statistic, r.pvalue
     (0.0, 1.0)

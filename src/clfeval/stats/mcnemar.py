@@ -156,9 +156,47 @@ def mcnemar_table(
     Wald interval when only ``b``, ``c`` and ``n`` are, and none without ``n``. No discordant
     cases: nothing to test, p = 1 with a note.
 
+    Parameters
+    ----------
+    table_or_b : array-like of shape (2, 2) or int
+        The paired 2x2 table described above, or, when ``c`` is given, the count ``b`` of cases
+        that A classifies correctly and B does not.
+    c : int, optional
+        Count of cases that B classifies correctly and A does not. Default None: ``table_or_b``
+        is the full table.
+    n : int, optional
+        Total number of cases, needed for the accuracy difference when only ``b`` and ``c`` are
+        given (with a table it must equal the table's total). Default None.
+    method : {"exact", "mid-p", "chi2", "chi2-corrected"}, default "exact"
+        How the p-value is computed, as listed above.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A is more accurate than B.
+
+    Returns
+    -------
+    TestResult
+        The statistic and p-value, the accuracy difference A - B as ``estimate`` (when ``n`` is
+        known) with its interval, and ``extra`` holding ``b``, ``c`` and ``n``.
+
+    References
+    ----------
+    .. [1] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
+       proportions or percentages. Psychometrika, 12(2), 153-157.
+    .. [2] Edwards, A. L. (1948). Note on the "correction for continuity" in testing the
+       significance of the difference between correlated proportions. Psychometrika, 13(3), 185-187.
+    .. [3] Newcombe, R. G. (1998). Improved confidence intervals for the difference between
+       binomial proportions based on paired data. Statistics in Medicine, 17(22), 2635-2650.
+    .. [4] Fagerland, M. W., Lydersen, S. and Laake, P. (2013). The McNemar test for binary
+       matched-pairs data: mid-p and asymptotic are better than exact conditional. BMC Medical
+       Research Methodology, 13, 91.
+
+    Examples
+    --------
     >>> r = mcnemar_table([[794, 150], [86, 570]], method="chi2-corrected")
     >>> round(r.statistic, 3), f"{r.pvalue:.3e}"
     (16.818, '4.115e-05')
+    >>> round(mcnemar_table(12, 4, n=100).pvalue, 4)  # from the discordant counts alone
+    0.0768
     """
     if method not in MCNEMAR_METHODS:
         raise ValueError(f"method must be one of {list(MCNEMAR_METHODS)}, got {method!r}.")
@@ -234,6 +272,37 @@ def mcnemar(
     :func:`mcnemar_table` for the methods. Labels may be of any type (binary or multiclass;
     for multilabel targets a case is right when its whole label row is).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_labels)
+        True labels of the cases.
+    y_pred_a : array-like, shaped like ``y_true``
+        Predictions of classifier A on the same cases.
+    y_pred_b : array-like, shaped like ``y_true``
+        Predictions of classifier B on the same cases.
+    method : {"exact", "mid-p", "chi2", "chi2-corrected"}, default "exact"
+        How the p-value is computed (see :func:`mcnemar_table`).
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A is more accurate than B.
+
+    Returns
+    -------
+    TestResult
+        As :func:`mcnemar_table` returns for the paired table of correct and wrong predictions,
+        with the accuracy difference A - B and Newcombe's interval for it.
+
+    References
+    ----------
+    .. [1] McNemar, Q. (1947). Note on the sampling error of the difference between correlated
+       proportions or percentages. Psychometrika, 12(2), 153-157.
+    .. [2] Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+       classification learning algorithms. Neural Computation, 10(7), 1895-1923.
+
+    Examples
+    --------
+    >>> r = mcnemar([1, 1, 0, 0, 1, 1], [1, 1, 0, 0, 0, 1], [0, 0, 0, 0, 1, 0])
+    >>> r.extra["b"], r.extra["c"], round(r.pvalue, 4)
+    (3, 1, 0.625)
     >>> r = mcnemar([0, 1, 1, 0], [0, 1, 1, 0], [0, 1, 1, 0])
     >>> r.pvalue, r.notes[0][:23]
     (1.0, 'no discordant pairs (th')

@@ -347,6 +347,47 @@ def paired_bootstrap_test(
     they use the seed's random numbers differently, so for one seed their replicates (and so the
     interval and p-value) agree only within Monte Carlo error, not digit for digit.
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True labels of the cases.
+    pred_a : array-like
+        Output of classifier A for each case: labels, or scores for a score metric.
+    pred_b : array-like
+        Output of classifier B for the same cases, in the same form as ``pred_a``.
+    metric : str or callable
+        Name of a :mod:`clfeval.metrics` function (``"accuracy_score"``, ``"roc_auc_score"``,
+        ...) or a callable ``metric(y_true, pred) -> float``; higher or lower need not mean
+        better, the difference is taken as is.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default None
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); None draws
+        fresh entropy, so results then vary from call to call.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A's metric is larger than B's.
+    level : float, default 0.95
+        Confidence level recorded in ``extra["level"]``; any level can be asked of
+        :meth:`TestResult.confidence_interval`.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Resample all cases together, or within each true class.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    TestResult
+        The observed difference ``metric(A) - metric(B)`` as ``statistic`` and ``estimate``,
+        the bootstrap p-value, the percentile interval, and ``extra`` holding ``metric_a``,
+        ``metric_b``, ``n_resamples``, the bootstrap ``se`` and ``level``.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman &
+       Hall/CRC, New York.
+
+    Examples
+    --------
     >>> y = [0, 1, 1, 0, 1, 0, 1, 1, 0, 0]
     >>> a = [0, 1, 1, 0, 1, 0, 1, 0, 0, 0]
     >>> b = [0, 1, 0, 0, 1, 1, 1, 0, 1, 0]
@@ -474,6 +515,44 @@ def paired_permutation_test(
     (the null distribution is symmetric). ``extra["exact"]`` says which. Identical predictions:
     p = 1 with a note. No interval (use :func:`paired_bootstrap_test`).
 
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,) or (n_samples, n_outputs)
+        True labels of the cases.
+    pred_a : array-like
+        Output of classifier A for each case: labels, or scores for a score metric.
+    pred_b : array-like
+        Output of classifier B for the same cases, in the same form as ``pred_a``.
+    metric : str or callable
+        Name of a :mod:`clfeval.metrics` function (``"accuracy_score"``, ``"roc_auc_score"``,
+        ...) or a callable ``metric(y_true, pred) -> float``; higher or lower need not mean
+        better, the difference is taken as is.
+    n_resamples : int, default 9999
+        Number of random swap patterns drawn when the patterns are too many to enumerate (and
+        the largest number enumerated exactly).
+    seed : int, numpy.random.Generator or None, default None
+        Seed of the random stream used for random swap patterns (anything
+        ``numpy.random.default_rng`` accepts).
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A's metric is larger than B's.
+
+    Returns
+    -------
+    TestResult
+        The observed difference as ``statistic`` and ``estimate``, the permutation p-value, and
+        ``extra`` saying among others whether the p-value is ``exact``.
+
+    References
+    ----------
+    .. [1] Efron, B. and Tibshirani, R. J. (1993), chapter 15. An Introduction to the Bootstrap. Chapman &
+       Hall/CRC, New York.
+
+    Examples
+    --------
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 1]
+    >>> r = paired_permutation_test(y, [0, 1, 1, 0, 1, 0, 0, 1], [0, 1, 0, 1, 1, 0, 0, 1], "accuracy_score")
+    >>> round(r.estimate, 3), round(r.pvalue, 3), r.extra["exact"]
+    (0.25, 0.5, True)
     >>> r = paired_permutation_test([0, 1, 1, 0], [0, 1, 1, 0], [0, 1, 1, 1], "accuracy_score")
     >>> r.estimate, r.pvalue
     (0.25, 1.0)

@@ -210,6 +210,37 @@ def wilcoxon(
     ``scipy.stats.wilcoxon``; ``extra`` holds ``r_plus``, ``r_minus`` and ``z``. The estimate
     is the median difference (no interval).
 
+    Parameters
+    ----------
+    scores_a : array-like of shape (n_datasets,)
+        Score of classifier A on each data set (or the differences A - B when ``scores_b`` is
+        None).
+    scores_b : array-like of shape (n_datasets,), optional
+        Score of classifier B on the same data sets. Default None: ``scores_a`` holds
+        differences.
+    zero_method : {"demsar", "wilcox"}, default "demsar"
+        What to do with zero differences: split their ranks between the two sums, or drop them.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
+    method : {"auto", "exact", "approx"}, default "auto"
+        Exact null distribution, normal approximation, or exact up to 50 data sets.
+
+    Returns
+    -------
+    TestResult
+        The signed-rank statistic and p-value, the median difference as ``estimate``, and
+        ``extra`` holding ``r_plus``, ``r_minus``, ``z``, ``n``, ``n_zero`` and the ``method``
+        used.
+
+    References
+    ----------
+    .. [1] Wilcoxon, F. (1945). Individual comparisons by ranking methods. Biometrics Bulletin,
+       1(6), 80-83.
+    .. [2] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = wilcoxon([0.9, 0.8, 0.7, 0.85, 0.6], [0.85, 0.82, 0.65, 0.8, 0.5])
     >>> r.statistic, r.extra["r_plus"], round(r.pvalue, 4)
     (1.0, 14.0, 0.125)
@@ -294,6 +325,31 @@ def sign_test(scores_a: Any, scores_b: Any = None, *, alternative: str = "two-si
     follow Binomial(n, 1/2) under the null hypothesis; the p-value is exact. ``statistic`` is
     A's wins; the estimate is A's share of the wins with a Clopper-Pearson interval.
 
+    Parameters
+    ----------
+    scores_a : array-like of shape (n_datasets,)
+        Score of classifier A on each data set (or the differences A - B when ``scores_b`` is
+        None).
+    scores_b : array-like of shape (n_datasets,), optional
+        Score of classifier B on the same data sets. Default None: ``scores_a`` holds
+        differences.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
+
+    Returns
+    -------
+    TestResult
+        A's wins (ties included by halves) as ``statistic`` with the exact p-value, A's share
+        of the wins as ``estimate`` with a Clopper-Pearson interval, and ``extra`` holding
+        ``wins``, ``losses``, ``ties`` and ``n``.
+
+    References
+    ----------
+    .. [1] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = sign_test([0.9, 0.8, 0.7, 0.85, 0.6, 0.7], [0.85, 0.82, 0.65, 0.8, 0.5, 0.7])
     >>> r.statistic, r.extra["n"], round(r.pvalue, 4)
     (4.0, 5, 0.375)
@@ -326,6 +382,30 @@ def binomial_test(errors: int, n: int, rate: float, *, alternative: str = "two-s
     ``alternative="greater"``: the true error rate is above ``rate``. The estimate is the
     observed error rate with a Clopper-Pearson (exact) interval.
 
+    Parameters
+    ----------
+    errors : int
+        Number of misclassified cases.
+    n : int
+        Number of cases classified, at least 1 and at least ``errors``.
+    rate : float
+        The error rate under the null hypothesis, in [0, 1].
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means the true error rate exceeds ``rate``.
+
+    Returns
+    -------
+    TestResult
+        ``errors`` as ``statistic`` with the exact p-value, the observed error rate as
+        ``estimate`` with its Clopper-Pearson interval, and ``n`` and ``rate`` in ``extra``.
+
+    References
+    ----------
+    .. [1] Clopper, C. J. and Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika, 26(4), 404-413.
+
+    Examples
+    --------
     >>> r = binomial_test(12, 100, 0.05, alternative="greater")
     >>> round(r.pvalue, 5), r.confidence_interval(0.95).low > 0.05
     (0.00427, True)
@@ -377,6 +457,37 @@ def friedman(
     ``F = (N-1) chi2 / (N(k-1) - chi2)`` with (k-1, (k-1)(N-1)) df, which Demšar recommends
     (less conservative). ``extra["average_ranks"]`` holds the ranks (1 = best).
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_classifiers)
+        The score of each classifier (column) on each data set (row); at least 2 of each.
+    higher_is_better : bool, default True
+        Whether larger scores are better (accuracies, AUCs); False for errors and losses.
+    tie_correction : bool, default False
+        Whether to divide the statistic by the correction for tied ranks.
+    names : sequence of str, optional
+        A name for each classifier (column), reported in ``extra["names"]``. Default None:
+        "classifier 0", "classifier 1", ...
+
+    Returns
+    -------
+    TestResult
+        The Friedman chi-squared statistic on k - 1 degrees of freedom and its p-value;
+        ``extra`` holds ``average_ranks``, the ``iman_davenport`` TestResult, ``n_datasets``,
+        ``n_classifiers`` and ``names``.
+
+    References
+    ----------
+    .. [1] Friedman, M. (1937). The use of ranks to avoid the assumption of normality implicit in
+       the analysis of variance. Journal of the American Statistical Association, 32(200),
+       675-701.
+    .. [2] Iman, R. L. and Davenport, J. M. (1980). Approximations of the critical region of the
+       Friedman statistic. Communications in Statistics - Theory and Methods, 9(6), 571-595.
+    .. [3] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = friedman([[1, 2, 3], [2, 3, 4], [1, 3, 2], [0, 1, 2]])
     >>> r.extra["average_ranks"], round(r.statistic, 2), round(r.extra["iman_davenport"].statistic, 2)
     ((3.0, 1.75, 1.25), 6.5, 13.0)
@@ -502,6 +613,37 @@ def nemenyi(
     ``significant``; ``groups`` lists the cliques not significantly different. ``statistic``
     is the studentized range of the average ranks; ``pvalue`` is the smallest pairwise p-value.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_classifiers) or (n_classifiers,)
+        The score of each classifier on each data set, or the classifiers' average ranks
+        (1 = best) when ``n_datasets`` is given.
+    n_datasets : int, optional
+        Number of data sets the average ranks were computed over; required with average
+        ranks, left out (None, the default) with a score table.
+    alpha : float, default 0.05
+        Family-wise significance level.
+    higher_is_better : bool, default True
+        Whether larger scores are better (accuracies, AUCs); False for errors and losses.
+    names : sequence of str, optional
+        A name for each classifier (column), reported in ``extra["names"]``. Default None:
+        "classifier 0", "classifier 1", ...
+
+    Returns
+    -------
+    TestResult
+        The studentized range of the average ranks and the smallest pairwise p-value, with the
+        pairwise tables, the critical difference and the groups in ``extra``.
+
+    References
+    ----------
+    .. [1] Nemenyi, P. B. (1963). Distribution-free multiple comparisons. PhD thesis, Princeton
+       University.
+    .. [2] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = nemenyi([3.143, 2.000, 2.893, 1.964], n_datasets=14)
     >>> round(r.extra["critical_difference"], 3), any(map(any, r.extra["significant"]))
     (1.254, False)
@@ -576,6 +718,40 @@ def bonferroni_dunn(
     ``significant`` (the control's own entries are 0, 1, 1, False). ``statistic`` is the largest
     ``|z|``, ``pvalue`` the smallest adjusted p-value.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_classifiers) or (n_classifiers,)
+        The score of each classifier on each data set, or the classifiers' average ranks
+        (1 = best) when ``n_datasets`` is given.
+    n_datasets : int, optional
+        Number of data sets the average ranks were computed over; required with average
+        ranks, left out (None, the default) with a score table.
+    control : int, default 0
+        Index of the control classifier the others are compared with (negative indices count
+        from the end).
+    alpha : float, default 0.05
+        Family-wise significance level.
+    higher_is_better : bool, default True
+        Whether larger scores are better (accuracies, AUCs); False for errors and losses.
+    names : sequence of str, optional
+        A name for each classifier (column), reported in ``extra["names"]``. Default None:
+        "classifier 0", "classifier 1", ...
+
+    Returns
+    -------
+    TestResult
+        The largest ``|z|`` against the control and the smallest adjusted p-value, with the
+        per-classifier results in ``extra``.
+
+    References
+    ----------
+    .. [1] Dunn, O. J. (1961). Multiple comparisons among means. Journal of the American
+       Statistical Association, 56(293), 52-64.
+    .. [2] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = bonferroni_dunn([3.143, 2.000, 2.893, 1.964], n_datasets=14, control=0)
     >>> round(r.extra["critical_difference"], 2), r.extra["significant"]
     (1.17, (False, False, False, True))
@@ -633,6 +809,27 @@ def holm(pvalues: Any, alpha: float = 0.05) -> MultipleComparison:
     p-values ``max_{j <= i} min(1, (m - j + 1) p_(j))`` are monotone in the raw ones, at least
     as large, and ``reject == (adjusted <= alpha)``.
 
+    Parameters
+    ----------
+    pvalues : array-like of shape (m,)
+        The raw p-values of the m hypotheses, each in [0, 1].
+    alpha : float, default 0.05
+        Family-wise significance level the rejections are made at.
+
+    Returns
+    -------
+    MultipleComparison
+        The raw and adjusted p-values, in the input order, and which hypotheses are rejected.
+
+    References
+    ----------
+    .. [1] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+       Scandinavian Journal of Statistics, 6(2), 65-70.
+    .. [2] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = holm([0.016, 0.019, 0.609])
     >>> [round(v, 3) for v in r.adjusted], r.reject
     ([0.048, 0.048, 0.609], (True, True, False))
@@ -665,6 +862,40 @@ def holm_control(
     adjusted with :func:`holm`; more powerful than :func:`bonferroni_dunn` (Demšar 2006,
     sec. 3.2.2). ``extra`` as for :func:`bonferroni_dunn`, without a critical difference.
 
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, n_classifiers) or (n_classifiers,)
+        The score of each classifier on each data set, or the classifiers' average ranks
+        (1 = best) when ``n_datasets`` is given.
+    n_datasets : int, optional
+        Number of data sets the average ranks were computed over; required with average
+        ranks, left out (None, the default) with a score table.
+    control : int, default 0
+        Index of the control classifier the others are compared with (negative indices count
+        from the end).
+    alpha : float, default 0.05
+        Family-wise significance level.
+    higher_is_better : bool, default True
+        Whether larger scores are better (accuracies, AUCs); False for errors and losses.
+    names : sequence of str, optional
+        A name for each classifier (column), reported in ``extra["names"]``. Default None:
+        "classifier 0", "classifier 1", ...
+
+    Returns
+    -------
+    TestResult
+        The largest ``|z|`` against the control and the smallest Holm-adjusted p-value, with
+        ``z``, raw and adjusted p-values and ``significant`` per classifier in ``extra``.
+
+    References
+    ----------
+    .. [1] Holm, S. (1979). A simple sequentially rejective multiple test procedure.
+       Scandinavian Journal of Statistics, 6(2), 65-70.
+    .. [2] Demšar, J. (2006). Statistical comparisons of classifiers over multiple data sets.
+       Journal of Machine Learning Research, 7, 1-30.
+
+    Examples
+    --------
     >>> r = holm_control([3.143, 2.000, 2.893, 1.964], n_datasets=14, control=0)
     >>> r.extra["significant"]
     (False, True, False, True)

@@ -114,9 +114,30 @@ def paired_ttest_5x2cv(scores_a: Any, scores_b: Any = None, *, alternative: str 
     fold's difference only, as Dietterich (1998) defines it. The estimate is ``p_11`` and its
     interval inverts the test; ``extra["mean_difference"]`` holds the mean of all ten.
 
-    Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
-    classification learning algorithms. Neural Computation 10(7), 1895-1923 (eq. for t~).
+    Parameters
+    ----------
+    scores_a : array-like of shape (5, 2)
+        Scores of algorithm A on fold j of repetition i, or, when ``scores_b`` is None, the
+        differences A - B directly.
+    scores_b : array-like of shape (5, 2), optional
+        Scores of algorithm B on the same folds. Default None: ``scores_a`` holds differences.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
 
+    Returns
+    -------
+    TestResult
+        t statistic and p-value on 5 degrees of freedom, the first fold's difference as
+        ``estimate`` with its t interval, and ``extra`` holding ``mean_difference`` and the
+        per-repetition ``variances``.
+
+    References
+    ----------
+    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+       classification learning algorithms. Neural Computation, 10(7), 1895-1923 (eq. for t~).
+
+    Examples
+    --------
     >>> d = [[0.02, 0.01], [0.03, 0.01], [0.0, 0.02], [0.01, 0.02], [0.02, 0.03]]
     >>> round(paired_ttest_5x2cv(d).statistic, 4)
     1.9069
@@ -142,9 +163,28 @@ def combined_ftest_5x2cv(scores_a: Any, scores_b: Any = None) -> TestResult:
     depend on the order of the folds. The test has no direction (two-sided); the estimate is
     the mean difference, without an interval.
 
-    Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised classification
-    learning algorithms. Neural Computation 11(8), 1885-1892.
+    Parameters
+    ----------
+    scores_a : array-like of shape (5, 2)
+        Scores of algorithm A on fold j of repetition i, or, when ``scores_b`` is None, the
+        differences A - B directly.
+    scores_b : array-like of shape (5, 2), optional
+        Scores of algorithm B on the same folds. Default None: ``scores_a`` holds differences.
 
+    Returns
+    -------
+    TestResult
+        The F statistic on (10, 5) degrees of freedom and its p-value, the mean of the ten
+        differences as ``estimate`` (no interval), and the per-repetition ``variances`` in
+        ``extra``.
+
+    References
+    ----------
+    .. [1] Alpaydin, E. (1999). Combined 5 x 2 cv F test for comparing supervised classification
+       learning algorithms. Neural Computation, 11(8), 1885-1892.
+
+    Examples
+    --------
     >>> d = [[0.02, 0.01], [0.03, 0.01], [0.0, 0.02], [0.01, 0.02], [0.02, 0.03]]
     >>> r = combined_ftest_5x2cv(d)
     >>> round(r.statistic, 4), r.df
@@ -208,9 +248,33 @@ def corrected_resampled_ttest(
     ``var(d) / J``: the training sets overlap, so the splits are correlated. t has J - 1 df;
     the interval is that of the mean difference.
 
-    Nadeau, C. & Bengio, Y. (2003). Inference for the generalization error. Machine Learning
-    52, 239-281 (the "corrected resampled t-test", sec. 4).
+    Parameters
+    ----------
+    scores_a : array-like of shape (n_splits,)
+        Scores of algorithm A on each split (or the differences A - B when ``scores_b`` is None).
+    scores_b : array-like of shape (n_splits,), optional
+        Scores of algorithm B on the same splits. Default None: ``scores_a`` holds differences.
+    n_train : int
+        Number of training cases in each split (keyword-only, required).
+    n_test : int
+        Number of test cases in each split (keyword-only, required).
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
 
+    Returns
+    -------
+    TestResult
+        t statistic on J - 1 degrees of freedom with its p-value, the mean difference A - B as
+        ``estimate`` with its t interval; ``extra`` holds ``n_splits``, ``variance``,
+        ``n_train`` and ``n_test``.
+
+    References
+    ----------
+    .. [1] Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine
+       Learning, 52(3), 239-281 (the "corrected resampled t-test", sec. 4).
+
+    Examples
+    --------
     >>> r = corrected_resampled_ttest([0.80, 0.82, 0.84], [0.78, 0.80, 0.80], n_train=90, n_test=10)
     >>> round(r.statistic, 4), r.df
     (3.4641, 2.0)
@@ -234,9 +298,33 @@ def corrected_repeated_kfold_ttest(
     each repetition. It is the Nadeau-Bengio correction with ``n_test/n_train = 1/(k-1)``:
     ``t = mean(d) / sqrt(var(d) * (1/(k r) + 1/(k-1)))`` with ``k r - 1`` df.
 
-    Bouckaert, R. R. & Frank, E. (2004). Evaluating the replicability of significance tests
-    for comparing learning algorithms. PAKDD 2004, LNCS 3056, 3-12.
+    Parameters
+    ----------
+    scores_a : array-like of shape (n_repeats, n_folds)
+        Scores of algorithm A on each fold of each repetition (or the differences A - B when
+        ``scores_b`` is None).
+    scores_b : array-like of shape (n_repeats, n_folds), optional
+        Scores of algorithm B on the same folds. Default None: ``scores_a`` holds differences.
+    n_repeats : int
+        Number r of repetitions of the cross-validation (keyword-only, required).
+    n_folds : int
+        Number k of folds in each repetition, at least 2 (keyword-only, required).
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
 
+    Returns
+    -------
+    TestResult
+        t statistic on k r - 1 degrees of freedom with its p-value and the mean difference A - B
+        as ``estimate`` with its t interval.
+
+    References
+    ----------
+    .. [1] Bouckaert, R. R. and Frank, E. (2004). Evaluating the replicability of significance
+       tests for comparing learning algorithms. PAKDD 2004, LNCS 3056, 3-12.
+
+    Examples
+    --------
     >>> d = [[0.01, 0.02, 0.00], [0.03, 0.01, 0.02]]
     >>> r = corrected_repeated_kfold_ttest(d, n_repeats=2, n_folds=3)
     >>> round(r.statistic, 4), r.df
@@ -264,6 +352,30 @@ def uncorrected_resampled_ttest(
        the answer. Use :func:`corrected_resampled_ttest`, :func:`corrected_repeated_kfold_ttest`
        or :func:`combined_ftest_5x2cv` instead.
 
+    Parameters
+    ----------
+    scores_a : array-like of shape (n_splits,)
+        Scores of algorithm A on each split (or the differences A - B when ``scores_b`` is None).
+    scores_b : array-like of shape (n_splits,), optional
+        Scores of algorithm B on the same splits. Default None: ``scores_a`` holds differences.
+    alternative : {"two-sided", "less", "greater"}, default "two-sided"
+        The alternative hypothesis; "greater" means A scores higher than B.
+
+    Returns
+    -------
+    TestResult
+        t statistic on J - 1 degrees of freedom with a p-value that is too small, the mean
+        difference as ``estimate``, and a note repeating the warning.
+
+    References
+    ----------
+    .. [1] Dietterich, T. G. (1998). Approximate statistical tests for comparing supervised
+       classification learning algorithms. Neural Computation, 10(7), 1895-1923.
+    .. [2] Nadeau, C. and Bengio, Y. (2003). Inference for the generalization error. Machine
+       Learning, 52(3), 239-281.
+
+    Examples
+    --------
     >>> r = uncorrected_resampled_ttest([0.80, 0.82, 0.84], [0.78, 0.80, 0.80])
     >>> round(r.statistic, 4)
     4.0

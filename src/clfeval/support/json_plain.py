@@ -31,6 +31,21 @@ def nan_to_none(value: float) -> float | None:
 def json_safe(obj: Any) -> Any:
     """Plain-Python data made valid for strict JSON: NaN -> None, +-inf -> "inf" / "-inf".
 
+    Dict keys become strings, tuples and arrays lists, numpy scalars Python numbers, and any
+    other object its ``str``.
+
+    Parameters
+    ----------
+    obj : object
+        Nested dicts, lists, tuples, arrays, numbers, strings and None.
+
+    Returns
+    -------
+    object
+        The same structure, built only of dict, list, str, int, float, bool and None.
+
+    Examples
+    --------
     >>> json_safe({"a": [1.0, float("nan"), float("inf")], "b": np.int64(3)})
     {'a': [1.0, None, 'inf'], 'b': 3}
     """

@@ -33,6 +33,32 @@ class CurveBand:
 
     ``kind`` "roc": x is the false positive rate, y the true positive rate; "pr": x is recall,
     y precision. ``estimate``, ``low`` and ``high`` have the grid's length.
+
+    Parameters
+    ----------
+    kind : {"roc", "pr"}
+        Which curve the band belongs to.
+    x : numpy.ndarray of shape (G,)
+        The grid of x values (false positive rates or recalls) in [0, 1].
+    estimate : numpy.ndarray of shape (G,)
+        The curve's y value at each grid point, on the observed data.
+    low : numpy.ndarray of shape (G,)
+        Lower limit of the band at each grid point.
+    high : numpy.ndarray of shape (G,)
+        Upper limit of the band at each grid point.
+    level : float
+        Pointwise confidence level, between 0 and 1.
+    method : str
+        How the band was computed (the bootstrap and its design).
+
+    Examples
+    --------
+    >>> band = CurveBand("roc", np.array([0.0, 1.0]), np.array([0.5, 1.0]), np.array([0.2, 1.0]),
+    ...                  np.array([0.8, 1.0]), 0.95, "demo")
+    >>> band
+    CurveBand('roc', n_points=2, level=0.95, method='demo')
+    >>> band.to_dict()["low"]
+    [0.2, 1.0]
     """
 
     kind: str
@@ -130,6 +156,32 @@ def roc_band(
     conditional on the class, so the replicates redraw each class with its own total
     (``sampling="stratified"``) by default; "cross-sectional" also redraws the prevalence.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    fpr : array-like of float, optional
+        The false positive rates in [0, 1] to read the curve at. Default None: 101 points
+        0, 0.01, ..., 1.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the fixed
+        default makes repeated calls agree.
+    sampling : {"cross-sectional", "stratified"}, default "stratified"
+        Redraw all score cells together, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    CurveBand
+        Kind "roc": the TPR and its percentile limits at each FPR of the grid.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> band = roc_band(r, [0.0, 0.5, 1.0], n_resamples=200, seed=0)
@@ -155,6 +207,31 @@ def pr_band(
     Precision at recall r is that of the first threshold (from the top) whose recall reaches r,
     the step function average precision integrates. Default grid: 0, 0.01, ..., 1.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    recall : array-like of float, optional
+        The recalls in [0, 1] to read the curve at. Default None: 101 points 0, 0.01, ..., 1.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the fixed
+        default makes repeated calls agree.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Redraw all score cells together, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    CurveBand
+        Kind "pr": precision and its percentile limits at each recall of the grid.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 0, 1, 1, 0, 0], bool))
     >>> pr_band(r, [0.5, 1.0], n_resamples=200, seed=0).estimate.round(3).tolist()
@@ -178,6 +255,32 @@ def sensitivity_at_specificity(
     bootstrap percentile interval (over the score cells, each class redrawn with its own total
     by default, as :func:`roc_band`). Arrays of specificities give arrays.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    specificity : float or array-like of float
+        The specificity (1 - FPR) or specificities, in [0, 1], at which to read the sensitivity.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the fixed
+        default makes repeated calls agree.
+    sampling : {"cross-sectional", "stratified"}, default "stratified"
+        Redraw all score cells together, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The sensitivity as ``estimate`` with its percentile limits: floats for one
+        specificity, arrays for several.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> round(sensitivity_at_specificity(r, 0.5, n_resamples=200).estimate, 3)
@@ -203,6 +306,32 @@ def specificity_at_sensitivity(
     bootstrap percentile interval (over the score cells, each class redrawn with its own total
     by default, as :func:`roc_band`). Arrays of sensitivities give arrays.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    sensitivity : float or array-like of float
+        The sensitivity (TPR) or sensitivities, in [0, 1], the curve must reach.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the fixed
+        default makes repeated calls agree.
+    sampling : {"cross-sectional", "stratified"}, default "stratified"
+        Redraw all score cells together, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The specificity as ``estimate`` with its percentile limits: floats for one
+        sensitivity, arrays for several.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(6.0)[::-1], None, np.array([1, 1, 0, 1, 0, 0], bool))
     >>> round(specificity_at_sensitivity(r, 1.0, n_resamples=200).estimate, 3)

@@ -71,6 +71,27 @@ def bootstrap_confusion(
     ``seed``, same replicates. Any formula of :mod:`clfeval.formulas.measures` then evaluates every
     replicate in one call.
 
+    Parameters
+    ----------
+    cm : array-like of shape (k, k)
+        The confusion table of integer counts (rows true classes, columns predictions).
+    n_resamples : int, default 2000
+        Number of replicates B.
+    seed : int, numpy.random.Generator or None, default None
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the same
+        seed gives the same replicates.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Redraw all cells together with the grand total, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_resamples, k, k)
+        The resampled tables, int64.
+
+    Examples
+    --------
     >>> reps = bootstrap_confusion(np.array([[8, 2], [1, 9]]), 5, seed=0, sampling="stratified")
     >>> reps.shape, reps.sum(axis=2)[:, 0].tolist()
     ((5, 2, 2), [10, 10, 10, 10, 10])
@@ -127,6 +148,27 @@ def bootstrap_ranking(
     every replicate's AUC at once. Memory is B x 2 x D counts: for long rankings use
     :func:`ranking_intervals` or :func:`bootstrap_ci`, which stream the replicates.
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    n_resamples : int, default 2000
+        Number of replicates B.
+    seed : int, numpy.random.Generator or None, default None
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the same
+        seed gives the same replicates.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Redraw all cells together with the grand total, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_resamples, 2, D)
+        The resampled per-score counts, int64: negatives in ``[:, 0]``, positives in ``[:, 1]``.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.array([0.9, 0.5, 0.1]), np.array([0, 1, 2]), np.array([2, 1, 0]))
     >>> bootstrap_ranking(r, 3, seed=1, sampling="stratified").sum(axis=2).tolist()
@@ -184,6 +226,25 @@ def jackknife_acceleration(loo: np.ndarray, weights: np.ndarray) -> np.ndarray:
     (m,): how many cases each row stands for (the cell's count). NaN values are left out; no
     spread gives 0.
 
+    Parameters
+    ----------
+    loo : numpy.ndarray of shape (m, E)
+        Leave-one-out values of E statistics, one row per non-empty cell.
+    weights : numpy.ndarray of shape (m,)
+        Number of cases each row stands for (the count of its cell).
+
+    Returns
+    -------
+    numpy.ndarray of shape (E,)
+        The acceleration constant of each statistic.
+
+    References
+    ----------
+    .. [1] Efron, B. (1987). Better bootstrap confidence intervals. Journal of the American
+       Statistical Association, 82(397), 171-185.
+
+    Examples
+    --------
     >>> round(float(jackknife_acceleration(np.array([[1.0], [2.0], [4.0]]), np.ones(3))[0]), 5)
     -0.03674
     """
@@ -213,6 +274,38 @@ def interval_from_replicates(
     value when the draws were smoothed). scipy.stats.bootstrap's BCa gives the same bounds from
     the same replicates (tests/test_uncertainty.py).
 
+    Parameters
+    ----------
+    reps : numpy.ndarray of shape (B, ...)
+        Bootstrap replicates of one or more statistics; NaN marks an undefined replicate.
+    estimate : numpy.ndarray
+        The statistic on the observed data, broadcastable to ``reps.shape[1:]``; where it is
+        NaN the limits are NaN.
+    level : float
+        Confidence level, between 0 and 1.
+    kind : {"percentile", "bca"}
+        Percentile interval, or bias-corrected and accelerated interval.
+    accel : numpy.ndarray, optional
+        BCa acceleration of each statistic; default None (0). Ignored for "percentile".
+    center : numpy.ndarray, optional
+        Value the bias correction compares replicates with; default None (``estimate``).
+
+    Returns
+    -------
+    low : numpy.ndarray
+        Lower limits, shaped like ``reps.shape[1:]``.
+    high : numpy.ndarray
+        Upper limits, same shape.
+    undefined : numpy.ndarray
+        Number of NaN replicates of each statistic (0 where the estimate is itself NaN).
+
+    References
+    ----------
+    .. [1] Efron, B. (1987). Better bootstrap confidence intervals. Journal of the American
+       Statistical Association, 82(397), 171-185.
+
+    Examples
+    --------
     >>> reps = np.arange(1, 1001, dtype=float)[:, None] / 1000
     >>> low, high, _ = interval_from_replicates(reps, np.array([0.5]), 0.9, "percentile")
     >>> round(float(low[0]), 5), round(float(high[0]), 5)
@@ -341,7 +434,43 @@ def bootstrap_ci(
     by the count of c (the same as leaving out each row). Undefined (NaN) replicates are left
     out, with an UndefinedMetricWarning saying how many. Same seed, same interval.
 
-    >>> from clfeval import measures as m
+    Parameters
+    ----------
+    statistic : callable
+        Vectorised function from a batch of tables, shape (b, r, c), to values of shape (b,) or
+        (b, s).
+    data : array-like of shape (k, k), ConfusionCounts, ConfusionMatrix or BinaryRanking
+        The counts the replicates are drawn from.
+    method : {"percentile", "bca"}, default "percentile"
+        Kind of bootstrap interval.
+    n_resamples : int, default 2000
+        Number of replicates B.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    seed : int, numpy.random.Generator or None, default None
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the same
+        seed gives the same interval.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Redraw all cells together with the grand total, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The statistic on ``data`` as ``estimate`` and its bootstrap limits (floats for a scalar
+        statistic, arrays for a vector one).
+
+    References
+    ----------
+    .. [1] Efron, B. (1987). Better bootstrap confidence intervals. Journal of the American
+       Statistical Association, 82(397), 171-185.
+    .. [2] Efron, B. and Tibshirani, R. J. (1993). An Introduction to the Bootstrap. Chapman &
+       Hall/CRC, New York.
+
+    Examples
+    --------
+    >>> from clfeval.formulas import measures as m
     >>> t = np.array([[45, 5], [10, 40]])
     >>> ci = bootstrap_ci(m.accuracy, t, n_resamples=1000, seed=1)
     >>> ci.estimate, ci.low < 0.85 < ci.high

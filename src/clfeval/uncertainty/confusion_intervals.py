@@ -132,6 +132,60 @@ def confusion_intervals(
     report shows as 0 when a single true or predicted class makes it 0/0, gets a NaN interval
     there. Bootstrap replicates where a metric is undefined are left out (counted in ``notes``).
 
+    Parameters
+    ----------
+    counts : array-like of shape (k, k) or (..., k, k), ConfusionCounts or ConfusionMatrix
+        The confusion table (rows true classes, columns predictions), or a batch of them for
+        the analytic method.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    method : {"analytic", "bootstrap", "bca"}, default "analytic"
+        Closed-form intervals, or percentile or BCa bootstrap intervals.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates (bootstrap and bca only).
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the bootstrap's random stream; the fixed default makes repeated calls agree.
+    beta : float, optional
+        Weight of recall in the F column (F-beta); default None means F1.
+    labels : array-like of shape (k,), optional
+        Names of the classes, in table order. Default None: the table's own labels, else
+        0 .. k - 1.
+    proportion_method : str, default "wilson"
+        Interval of the binomial proportions (a key of ``PROPORTION_METHODS``: "wilson",
+        "clopper-pearson", "agresti-coull", "jeffreys" or "wald").
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        How the bootstrap redraws the table: all cells together, or each true class alone.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+    weight_squares : array-like of shape (k, k), optional
+        Sums of squared sample weights per cell, when ``counts`` holds sums of weights
+        (analytic only). Default None: unweighted counts.
+    n_cases : int, optional
+        Number of cases behind weighted ``counts``; given together with ``weight_squares``.
+        Default None.
+
+    Returns
+    -------
+    Intervals
+        The dict described above: ``level``, ``method``, ``labels``, ``per_class``,
+        ``averages``, ``overall`` and ``notes``.
+
+    References
+    ----------
+    .. [1] Korn, E. L. and Graubard, B. I. (1998). Confidence intervals for proportions with
+       small expected number of positive counts estimated from survey data. Survey
+       Methodology, 24(2), 193-201.
+    .. [2] Zou, G. Y. and Donner, A. (2008). Construction of confidence limits about effect
+       measures: a general approach. Statistics in Medicine, 27(10), 1693-1702.
+    .. [3] Newcombe, R. G. (2011). Propagating imprecision: combining confidence intervals from
+       independent sources. Communications in Statistics - Theory and Methods, 40(17),
+       3154-3180.
+
+    Examples
+    --------
+    >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]))
+    >>> d["per_class"]["recall"].low.round(3).tolist()
+    [0.67, 0.786]
     >>> d = confusion_intervals(np.array([[40, 10], [5, 45]]), method="bootstrap", n_resamples=500)
     >>> d["overall"]["accuracy"].method
     'bootstrap percentile (multinomial over cells, shares of cell + 1/2, cross-sectional, B=500)'
@@ -404,6 +458,37 @@ def mover_average(per_class: ConfidenceInterval, values: np.ndarray, weights: np
     classes' errors were perfectly correlated, as the two classes' ROC AUCs of a binary task are;
     conservative otherwise.
 
+    Parameters
+    ----------
+    per_class : ConfidenceInterval
+        Each class's interval, with array limits over the last axis (one entry per class).
+    values : numpy.ndarray of shape (..., k)
+        Each class's proportion; NaN marks a class whose value is undefined.
+    weights : numpy.ndarray of shape (..., k) or None
+        Weight of each class in the average; None gives equal weights.
+    average : numpy.ndarray or float
+        The average itself, the centre of the interval.
+    level : float
+        Confidence level of the per-class intervals, recorded on the result.
+    comonotone : bool, default False
+        Add the classes' distances to their limits instead of combining them in quadrature.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The average as ``estimate`` and its limits, clipped to [0, 1] (NaN where no class is
+        defined).
+
+    References
+    ----------
+    .. [1] Zou, G. Y. and Donner, A. (2008). Construction of confidence limits about effect
+       measures: a general approach. Statistics in Medicine, 27(10), 1693-1702.
+    .. [2] Newcombe, R. G. (2011). Propagating imprecision: combining confidence intervals from
+       independent sources. Communications in Statistics - Theory and Methods, 40(17),
+       3154-3180.
+
+    Examples
+    --------
     >>> from clfeval.uncertainty import proportion_ci
     >>> ci = proportion_ci(np.array([6, 50]), np.array([6, 54]))  # recalls 6/6 and 50/54
     >>> r = np.array([1.0, 50 / 54])

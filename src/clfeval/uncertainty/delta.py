@@ -5,7 +5,7 @@
 :data:`DELTA`, :data:`DELTA_WEIGHTED` and :func:`delta_method_name` name the report's
 delta-method intervals.
 
->>> from clfeval import measures as m
+>>> from clfeval.formulas import measures as m
 >>> round(float(delta_method_se(m.accuracy, np.array([[30, 10], [10, 50]]))), 6)
 0.04
 """
@@ -42,7 +42,7 @@ def delta_method_se(
 ) -> Any:
     """Standard error(s) of ``func(table)`` under multinomial sampling of the table's cells.
 
-    ``func`` maps tables of shape (..., k, k) to an array of shape (..., *s), or to a dict of
+    ``func`` maps tables of shape ``(..., k, k)`` to an array of shape ``(..., *s)``, or to a dict of
     such arrays; the result has the same structure, with the leading shape of ``counts``.
     With cell counts c and gradient g = d func / d c,
 
@@ -57,7 +57,29 @@ def delta_method_se(
     Any other ``func`` is differentiated numerically (central differences with a step of 1e-5
     of each cell, all cells of all tables in one batched call; about 10 correct digits).
 
-    >>> from clfeval import measures as m
+    Parameters
+    ----------
+    func : callable
+        Function of count tables, vectorised over leading axes: ``(..., k, k)`` to ``(..., *s)``, or to
+        a dict of such arrays.
+    counts : array-like of shape (k, k) or (..., k, k)
+        The confusion table (or a batch of them) whose multinomial sampling is assumed.
+
+    Returns
+    -------
+    float, numpy.ndarray or dict
+        The standard error of each value of ``func(counts)``, in the same structure (a float for
+        one table and a scalar function).
+
+    References
+    ----------
+    .. [1] Agresti, A. (2013). Categorical Data Analysis, 3rd ed. Wiley, Hoboken (section 16.1).
+    .. [2] Fleiss, J. L., Cohen, J. and Everitt, B. S. (1969). Large sample standard errors of
+       kappa and weighted kappa. Psychological Bulletin, 72(5), 323-327.
+
+    Examples
+    --------
+    >>> from clfeval.formulas import measures as m
     >>> se = delta_method_se(m.accuracy, np.array([[30, 10], [10, 50]]))
     >>> round(float(se), 6), round((0.8 * 0.2 / 100) ** 0.5, 6)
     (0.04, 0.04)

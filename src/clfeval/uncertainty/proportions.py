@@ -73,6 +73,40 @@ def proportion_ci(
     at 0 and n; shown for comparison, not recommended). Wald and Agresti-Coull are clipped to
     [0, 1].
 
+    Parameters
+    ----------
+    successes : float or array-like
+        Number (or weighted count) of successes, finite and non-negative.
+    total : float or array-like
+        Number (or weighted count) of trials, broadcastable with ``successes`` and at least as
+        large.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    method : {"wilson", "clopper-pearson", "agresti-coull", "jeffreys", "wald"}, default "wilson"
+        How the limits are computed, as described above.
+
+    Returns
+    -------
+    ConfidenceInterval
+        The proportion as ``estimate`` with its limits (floats for scalar input, arrays of the
+        broadcast shape otherwise); ``standard_error`` is set for "wald" only.
+
+    References
+    ----------
+    .. [1] Wilson, E. B. (1927). Probable inference, the law of succession, and statistical
+       inference. Journal of the American Statistical Association, 22(158), 209-212.
+    .. [2] Clopper, C. J. and Pearson, E. S. (1934). The use of confidence or fiducial limits
+       illustrated in the case of the binomial. Biometrika, 26(4), 404-413.
+    .. [3] Agresti, A. and Coull, B. A. (1998). Approximate is better than "exact" for interval
+       estimation of binomial proportions. The American Statistician, 52(2), 119-126.
+    .. [4] Brown, L. D., Cai, T. T. and DasGupta, A. (2001). Interval estimation for a binomial
+       proportion. Statistical Science, 16(2), 101-133.
+
+    Examples
+    --------
+    >>> ci = proportion_ci(81, 100)
+    >>> round(ci.low, 4), round(ci.high, 4), ci.method
+    (0.7222, 0.8749, 'Wilson score')
     >>> ci = proportion_ci(np.array([0, 5, 10]), 10, method="clopper-pearson")
     >>> ci.low.round(4).tolist(), ci.high.round(4).tolist()
     ([0.0, 0.1871, 0.6915], [0.3085, 0.8129, 1.0])

@@ -48,6 +48,25 @@ def auc_leave_one_out(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     U counts (positive, negative) pairs with the positive ranked higher (ties half). Dropping a
     positive at score s removes the negatives below it plus half those tied at s; dropping a
     negative removes the positives above it plus half those tied.
+
+    Parameters
+    ----------
+    cells : numpy.ndarray of shape (2, D)
+        Counts of negatives (row 0) and positives (row 1) at each distinct score, highest first.
+
+    Returns
+    -------
+    values : numpy.ndarray
+        The AUC with one case left out, for each non-empty cell: negative cells first, then
+        positive cells.
+    weights : numpy.ndarray
+        The count of each of those cells (how many cases each value stands for).
+
+    Examples
+    --------
+    >>> values, weights = auc_leave_one_out(np.array([[0, 1, 1], [1, 1, 0]]))  # AUC 0.875
+    >>> values.round(4).tolist(), weights.tolist()
+    ([1.0, 0.75, 0.75, 1.0], [1.0, 1.0, 1.0, 1.0])
     """
     neg, pos = cells.astype(np.float64)
     N, P = neg.sum(), pos.sum()
@@ -83,6 +102,38 @@ def ranking_intervals(
     the report's intervals of the areas, chosen by their coverage, are
     :func:`clfeval.uncertainty.area_intervals.ranking_area_intervals`. Cost: B x (number of distinct scores).
 
+    Parameters
+    ----------
+    ranking : BinaryRanking or array-like of shape (2, D)
+        Counts of negatives and positives at each of D distinct scores, highest score first.
+    level : float, default 0.95
+        Confidence level, between 0 and 1.
+    method : {"bootstrap"}, default "bootstrap"
+        The only method offered here (DeLong's interval is :func:`clfeval.stats.delong_auc_ci`).
+    interval : {"percentile", "bca"}, default "percentile"
+        Kind of bootstrap interval.
+    n_resamples : int, default 2000
+        Number of bootstrap replicates B.
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the random stream (anything ``numpy.random.default_rng`` accepts); the fixed
+        default makes repeated calls agree.
+    sampling : {"cross-sectional", "stratified"}, default "cross-sectional"
+        Redraw all score cells together, or each class with its own total.
+    stratify : bool, optional
+        Deprecated spelling of ``sampling`` (True means "stratified"); it warns. Default None.
+
+    Returns
+    -------
+    dict of str to ConfidenceInterval
+        The intervals of ``"roc_auc"`` and ``"average_precision"``.
+
+    References
+    ----------
+    .. [1] Efron, B. (1987). Better bootstrap confidence intervals. Journal of the American
+       Statistical Association, 82(397), 171-185.
+
+    Examples
+    --------
     >>> from clfeval.statistics.rankings import BinaryRanking
     >>> r = BinaryRanking(np.arange(8.0)[::-1], None, np.array([1, 1, 0, 1, 0, 1, 0, 0], bool))
     >>> d = ranking_intervals(r, n_resamples=500, seed=3)
