@@ -152,7 +152,13 @@ def _report(args: argparse.Namespace) -> int:
     from clfeval.inputs.score_kind import evaluation_score_note
 
     check_options(args)
-    outputs = Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file), ("--cost", args.cost)])
+    tracking = None
+    if args.mlflow is not None:  # MLflow importable and its store usable, before any work (exit 2)
+        from clfeval.cli.tracking import MlflowOutput
+
+        tracking = MlflowOutput(args.mlflow)
+    outputs = Outputs(args.json, args.html, args.png, inputs=[("FILE", args.file), ("--cost", args.cost)],
+                      mlflow=tracking)
     options = report_options(args)
     notices: list[str] = []
     read = _evaluate(options, notices)

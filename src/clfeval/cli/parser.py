@@ -83,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--level", type=float, default=0.95, help="confidence level of --ci (default 0.95)")
     _add_groups(rep, "report")
     _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
+    rep.add_argument("--mlflow", metavar="EXPERIMENT",
+                     help="once every file asked for is written, log the evaluation into a new run of this MLflow "
+                          "experiment (created if missing): the numbers as metrics (with --ci, their intervals), the "
+                          "JSON, the HTML page, the curves (CSV) and the plots (PNG) as artifacts. The tracking server "
+                          "is MLflow's setting: MLFLOW_TRACKING_URI (needs clfeval[mlflow])")
     progress = rep.add_mutually_exclusive_group()
     progress.add_argument("--progress", dest="progress", action="store_true", default=None,
                           help="always show a progress bar while reading")

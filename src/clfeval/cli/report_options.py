@@ -74,6 +74,8 @@ class ReportOptions:
     by: list[str] | None = None
     by_missing: str = "error"
     by_metric: str | None = None
+    #: --mlflow: the MLflow experiment to log into (None: no logging)
+    mlflow: str | None = None
 
     @property
     def columns(self) -> dict[str, Any]:
@@ -124,7 +126,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         level=args.level, progress=args.progress, stream=args.stream, memory_budget=args.memory_budget,
         batch_rows=args.batch_rows, exact=args.exact, bins=args.bins, scheduler=args.scheduler, html=args.html,
         argv=getattr(args, "argv", None), by=by, by_missing=getattr(args, "by_missing", None) or "error",
-        by_metric=getattr(args, "by_metric", None))
+        by_metric=getattr(args, "by_metric", None), mlflow=getattr(args, "mlflow", None))
 
 
 def evaluate_options(options: ReportOptions, data: Predictions, notices: list[str], default_name: str

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from clfeval.cli.groups import GroupResults
     from clfeval.cli.report_options import ReportOptions
+    from clfeval.cli.tracking import MlflowOutput
     from clfeval.evaluation import Evaluation
 
 __all__ = ["Outputs", "console_for", "show_report"]
@@ -71,11 +72,12 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
     html_items = None
     if options.ci is not None or options.costs is not None or columns_used or by_group is not None:
         item = {**ev.to_dict(), **extra}
-        if options.html is not None and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
+        page = options.html is not None or options.mlflow is not None  # --mlflow logs the page too
+        if page and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
             from clfeval.report.html import bands_dict
 
             item["bands"] = bands_dict(ev, options.level)
-        if options.html is not None and by_group is not None and by_group.table.level is None:
+        if page and by_group is not None and by_group.table.level is None:
             # the page's forest plot wants each shown group's interval, which the terminal left to --ci
             from dataclasses import replace
 
@@ -84,7 +86,8 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
             item["groups"] = groups_dict(replace(ev, by_group=by_group.groups), options.level, by_group.metric,
                                          base=item["groups"])
         html_items = [item]
-    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items)
+    outputs.write([ev], title=f"clfeval report: {ev.name}", console=console, json_extra=extra, html_items=html_items,
+                  intervals=intervals)
 
 
 def _where_all_groups(outputs: Outputs) -> str:
@@ -100,8 +103,10 @@ class Outputs:
     once everything is computed, then written all together or not at all."""
 
     def __init__(self, json_path: str | None, html_path: str | None, png_dir: str | None,
-                 inputs: Sequence[tuple[str, str | None]] = ()) -> None:
+                 inputs: Sequence[tuple[str, str | None]] = (), mlflow: MlflowOutput | None = None) -> None:
         self.html = html_path
+        #: --mlflow: logged after the files (see :mod:`clfeval.cli.tracking`)
+        self.mlflow = mlflow
         try:
             self.plan = OutputPlan([("--json", json_path), ("--html", html_path)], png_dir, inputs)
         except OutputConflict as exc:
@@ -110,28 +115,40 @@ class Outputs:
 
     def write(self, evaluations: list[Evaluation], title: str, console: Console,
               json_extra: dict[str, Any] | None = None, html_items: list[Any] | None = None,
-              html_tests: list[dict[str, Any]] | None = None, model_extras: list[dict[str, Any]] | None = None
-              ) -> None:
+              html_tests: list[dict[str, Any]] | None = None, model_extras: list[dict[str, Any]] | None = None,
+              intervals: Any = None) -> None:
         """Render every output asked for, then write them; ``html_items`` (e.g. to_dict()s with
         intervals) replace the evaluations in the HTML page; ``model_extras``: entries added to each
-        model's dict (JSON and HTML) when there are several."""
-        contents = []
+        model's dict (JSON and HTML) when there are several. With --mlflow, the run's record is made
+        (with ``intervals``, from --ci) before any file is written, and logged after them all."""
         if model_extras is not None and html_items is None:
             html_items = [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras)]
-        for out in self.plan.files:
-            if out.option == "--json":
-                contents.append(_json_of(evaluations, json_extra, model_extras).encode())
-            else:
-                from clfeval.report.html import render_html
+        documents: dict[str, bytes] = {}  # each rendered once, for its file and for MLflow
 
-                contents.append(render_html(html_items or evaluations, title=title, tests=html_tests).encode())
+        def document(option: str) -> bytes:
+            if option not in documents:
+                if option == "--json":
+                    documents[option] = _json_of(evaluations, json_extra, model_extras).encode()
+                else:
+                    from clfeval.report.html import render_html
+
+                    documents[option] = render_html(html_items or evaluations, title=title, tests=html_tests).encode()
+            return documents[option]
+
+        tracking = self.mlflow
+        # the run's metric names are checked first; its record is complete before any file is written
+        record = None if tracking is None else tracking.record(evaluations[0], intervals)
+        contents = [document(out.option) for out in self.plan.files]
         pngs: list[tuple[str, bytes]] = []
-        if self.plan.png is not None:
+        if self.plan.png is not None or (tracking is not None and tracking.figures):
             from clfeval.plot import render_pngs
 
             pngs = render_pngs(evaluations if len(evaluations) > 1 else evaluations[0])
+        if tracking is not None and record is not None:
+            record = tracking.with_outputs(record, document("--json"), document("--html") if tracking.html else None,
+                                           pngs if tracking.figures else [])
         try:
-            self.plan.write(contents, pngs)
+            self.plan.write(contents, pngs if self.plan.png is not None else [])
         except OutputConflict as exc:  # a plot named like another output: known only now, still nothing written
             raise UsageError(str(exc)) from None
         for out in self.plan.files:
@@ -140,6 +157,8 @@ class Outputs:
         if pngs and self.plan.png is not None:
             console.print(f"wrote {len(pngs)} PNG files to {self.plan.png.shown.rstrip('/')}/: "
                           f"{', '.join(name for name, _ in pngs)}")
+        if tracking is not None and record is not None:  # only once every file is written
+            tracking.log(record, console, wrote=bool(self.plan.files) or self.plan.png is not None)
 
 
 def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None,
