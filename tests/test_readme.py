@@ -32,6 +32,7 @@ RUNNABLE = [b for b in BLOCKS if b.kind in ("python", "doctest", "bash", "consol
 NOT_RUN_HERE = {
     "pip": "installing is what .ci/run does, in a fresh virtual environment, before it runs these tests",
     "python -m pytest": "this is the test run itself",
+    "python -m sphinx": ".ci/run builds the documentation after the tests (minutes: every example runs)",
 }
 
 #: text of the README replaced before it runs here: what a reader would change for their machine
