@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import clfeval
 from clfeval.statistics.rankings import BinaryRanking
 
 
@@ -873,3 +874,21 @@ def test_bootstrap_intervals_of_a_small_class_reach_the_analytic_ones():
         big_y = (rng.random(400) < 0.5).astype(int)
         big = clfeval.evaluate(big_y, y_score=rng.normal(size=400) + big_y, threshold=0.5)
         assert "whichever" not in big.intervals(method="bootstrap", n_resamples=200)["overall"]["accuracy"].method
+
+
+@pytest.mark.parametrize(("weighted", "method"), [(False, "analytic"), (True, "analytic"), (False, "bootstrap")])
+def test_binary_macro_and_weighted_roc_auc_have_the_roc_aucs_own_interval(weighted, method):
+    """In a binary task both classes' ROC AUCs are one number, and so are their macro and weighted
+    averages; they printed an influence interval ([0.7600, 0.8719]) beside DeLong's for the same
+    number ([0.7596, 0.8721]). Now one number has one interval."""
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    s = np.clip(y * 0.3 + rng.random(200) * 0.8, 0, 1)
+    w = rng.integers(1, 4, 200) if weighted else None
+    ev = clfeval.evaluate(y, y_score=s, sample_weight=w)
+    options = {} if method == "analytic" else {"n_resamples": 200, "seed": 3}
+    own = ev.ci("roc_auc", method=method, **options)
+    for average in ("macro", "weighted"):
+        got = ev.ci("roc_auc", average=average, method=method, **options)
+        assert (got.low, got.high, got.method) == (own.low, own.high, own.method)
+        assert got.estimate == pytest.approx(ev.report.averages[average]["roc_auc"], abs=1e-15)

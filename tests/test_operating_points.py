@@ -682,3 +682,11 @@ def test_break_even_between_two_scores_reports_the_nearer_one():
     r = BinaryRanking(np.array([0.9, 0.8, 0.7, 0.6]), np.array([0, 1, 3, 0]), np.array([2, 0, 1, 1]))
     got = r.break_even()
     assert got == BreakEvenPoint(pytest.approx(24 / 41, rel=1e-15), 0.8, pytest.approx(2 / 3, rel=1e-15), 0.5)
+
+
+def test_point_repr_writes_counts_in_full():
+    """``:g`` wrote 1,386,940 negatives as tn=1.38694e+06 (found in the gallery's streaming example)."""
+    y = np.r_[np.zeros(1_386_940, dtype=np.int8), np.ones(3, dtype=np.int8)]
+    s = np.r_[np.zeros(1_386_940), np.ones(3)]
+    text = repr(clfeval.evaluate(y, y_score=s).operating_point("break-even"))
+    assert "tp=3, fp=0, fn=0, tn=1386940," in text

@@ -58,6 +58,19 @@ CALIBRATION_BINS = 2520
 _PREDICTED = "Predictions derived from the scores"  # evaluate's note on predictions from scores
 
 
+def distinct_in_runs(runs: list[Any]) -> int:
+    """Distinct scores over sorted runs of one ranking (each run's scores distinct and sorted).
+
+    >>> from clfeval.statistics.rankings import BinaryRanking
+    >>> distinct_in_runs([BinaryRanking(np.array([0.1, 0.5]), None, np.array([True, False])),
+    ...                   BinaryRanking(np.array([0.5, 0.9]), None, np.array([True, True]))])
+    3
+    """
+    if len(runs) == 1:
+        return int(runs[0].scores.size)
+    return int(np.unique(np.concatenate([r.scores for r in runs])).size)
+
+
 class StreamingEvaluation:
     """Evaluation statistics updated per batch (``update``) and merged (``merge``); ``result()``
     is the :class:`~clfeval.evaluation.Evaluation` of all rows seen.
@@ -208,10 +221,13 @@ class StreamingEvaluation:
 
     @property
     def distinct_scores(self) -> int:
-        """Distinct scores (or occupied bins) held, summed over the classes' rankings."""
+        """Distinct scores (or occupied bins) held, summed over the classes' rankings.
+
+        The state keeps each class's scores in a few sorted runs merged lazily; a score held in
+        several runs counts once."""
         if self._rankings is None:
             return 0
-        return sum(r.scores.size for runs in self._rankings.values() for r in runs)
+        return sum(distinct_in_runs(runs) for runs in self._rankings.values())
 
     @property
     def nbytes(self) -> int:
@@ -475,7 +491,17 @@ class StreamingEvaluation:
         self._calibration = state if self._calibration is None else self._calibration.merge(state)
 
     def _too_many_distinct(self) -> bool:
-        return any(sum(r.scores.size for r in runs) > self.max_distinct for runs in self._rankings.values())
+        """Whether a class's ranking holds more than ``max_distinct`` distinct scores. The runs' sizes
+        summed are an upper bound (a score may be in several runs); only above the limit are the runs
+        merged to count exactly, so a stream is never binned for scores it holds twice."""
+        for label, runs in self._rankings.items():
+            if sum(r.scores.size for r in runs) <= self.max_distinct:
+                continue
+            if len(runs) > 1:
+                self._rankings[label] = runs = [merge_runs(runs)]
+            if runs[0].scores.size > self.max_distinct:
+                return True
+        return False
 
     def _switch_to_bins(self) -> None:
         from clfeval.statistics.binning import quantize_ranking

@@ -30,3 +30,9 @@ def test_error_rate_is_the_correctly_rounded_ratio_and_the_reports(rows):
     got = metrics.error_rate(y, p, sample_weight=w)
     assert got == float(Fraction(wrong, total))
     assert got == clfeval.evaluate(y, p, sample_weight=w).report.overall["error_rate"]
+
+
+def test_multilabel_error_rate_is_its_own_ratio_too():
+    y = np.array([[1, 0]] * 10)
+    p = np.array([[0, 0]] * 3 + [[1, 0]] * 7)
+    assert clfeval.evaluate(y, p).report.overall["error_rate"] == 0.3 == metrics.error_rate(y, p)

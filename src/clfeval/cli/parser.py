@@ -128,8 +128,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--kind", choices=("all", "binary", "multiclass"), default="all",
                       help="which example (default: both)")
     demo.add_argument("--out", metavar="PATH", default=None,
-                      help=f"folder for the HTML reports (default: ./{DEMO_FOLDER}, created if missing), "
-                           "or a .html file with one --kind")
+                      help=f"folder for the HTML reports (default: ./{DEMO_FOLDER}, created if missing; a folder "
+                           "you name must exist), or a .html file with one --kind")
     demo.add_argument("--no-html", action="store_true", help="print only; write no file")
     return parser
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,20 @@ __all__ = ["MlflowOutput", "missing_extras"]
 
 #: skipped metric names a note lists before "and N more"
 NOTE_NAMES = 5
+
+
+@contextlib.contextmanager
+def quiet_loggers(*names: str) -> Any:
+    """Raise the named loggers to WARNING for the block (their INFO lines are not the command's)."""
+    loggers = [logging.getLogger(name) for name in names]
+    levels = [lg.level for lg in loggers]
+    for lg in loggers:
+        lg.setLevel(max(lg.getEffectiveLevel(), logging.WARNING))
+    try:
+        yield
+    finally:
+        for lg, level in zip(loggers, levels):
+            lg.setLevel(level)
 
 
 def missing_extras(found: dict[str, bool]) -> list[str]:
@@ -96,7 +111,8 @@ class MlflowOutput:
         from clfeval.integrations.mlflow import SKIPPED_TAG, log_record
 
         try:
-            with contextlib.redirect_stdout(sys.stderr):  # MLflow's messages never go into `--json -`
+            # MLflow's messages never go into `--json -`; its INFO lines (a new database's set-up) not at all
+            with contextlib.redirect_stdout(sys.stderr), quiet_loggers("mlflow", "alembic"):
                 logged = log_record(record, experiment=self.experiment)
         except (KeyboardInterrupt, UsageError):
             raise

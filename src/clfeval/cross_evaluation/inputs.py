@@ -20,7 +20,8 @@ from clfeval.inputs.evaluate_arguments import resolve_pos_label
 from clfeval.inputs.labels import as_array, check_sample_weight, encode, unique_sorted
 from clfeval.protocols import KFold, PredefinedSplits, Protocol, n_samples_of, require_sklearn
 
-__all__ = ["check_estimator", "resolve_response", "protocol_name", "Prepared", "prepare", "check_fit_weight"]
+__all__ = ["check_estimator", "resolve_response", "protocol_name", "Prepared", "prepare", "check_fit_weight",
+           "estimator_name"]
 
 
 def check_estimator(estimator: Any) -> None:
@@ -181,3 +182,19 @@ def check_fit_weight(estimator: Any) -> None:
             "that does, or route the weights yourself with fit_params (e.g. {'step__sample_weight': w} for a "
             "Pipeline) and leave sample_weight out."
         )
+
+
+def estimator_name(estimator: Any) -> str:
+    """A model's default name: its class, or for a pipeline (or any meta-estimator with ``steps``)
+    the class of its last step, which is the model ("Pipeline" names none).
+
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> estimator_name(make_pipeline(StandardScaler(), LogisticRegression())), estimator_name(LogisticRegression())
+    ('LogisticRegression (pipeline)', 'LogisticRegression')
+    """
+    steps = getattr(estimator, "steps", None)
+    if isinstance(steps, list) and steps and isinstance(steps[-1], tuple) and len(steps[-1]) == 2:
+        return f"{estimator_name(steps[-1][1])} (pipeline)"
+    return type(estimator).__name__

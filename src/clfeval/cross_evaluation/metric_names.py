@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from clfeval.formulas import measures
-from clfeval.formulas.measure_registry import MEASURES, measures_of_kind
+from clfeval.formulas.measure_registry import MEASURES, label, measures_of_kind
 from clfeval.results.report import Report
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "metric_value",
     "default_metrics",
     "higher_is_better",
+    "metric_title",
 ]
 
 AVERAGES = ("micro", "macro", "weighted")
@@ -137,3 +138,18 @@ def higher_is_better(metric: str) -> bool:
     (True, False)
     """
     return not any(ALIASES.get(metric, metric).startswith(s) for s in LOSSES)
+
+
+def metric_title(metric: str) -> str:
+    """How a plot or table names ``metric``: the registry's title, an average in brackets.
+
+    >>> metric_title("roc_auc"), metric_title("recall_weighted"), metric_title("f1_of_macros"), metric_title("x")
+    ('ROC AUC', 'Recall (weighted)', 'F1 of macro P and R', 'x')
+    """
+    metric = ALIASES.get(metric, metric)
+    if metric == "f1_of_macros":
+        return "F1 of macro P and R"
+    column, _, average = metric.rpartition("_")
+    if average in AVERAGES and column in _PER_CLASS:
+        return f"{label(column)} ({average})"
+    return label(metric)

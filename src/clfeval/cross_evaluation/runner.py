@@ -28,7 +28,9 @@ from clfeval.protocols import EXTRA, Bootstrap
 from clfeval.cross_evaluation.bootstrap_estimators import BootstrapEstimate
 from clfeval.cross_evaluation.comparison import Comparison
 from clfeval.cross_evaluation.folds import Fold, FoldError, FoldSpec, exception_of, run_fold
-from clfeval.cross_evaluation.inputs import Prepared, check_estimator, check_fit_weight, prepare, resolve_response
+from clfeval.cross_evaluation.inputs import (
+    Prepared, check_estimator, check_fit_weight, estimator_name, prepare, resolve_response,
+)
 from clfeval.cross_evaluation.results import CrossEvaluation
 
 __all__ = ["cross_evaluate", "compare", "bootstrap_632"]
@@ -82,7 +84,7 @@ def _run(estimator: Any, prep: Prepared, *, response: str, n_jobs: int | None, p
                                       FoldSpec(-1, -1, used, prep.labels, prep.pos_label, return_estimators)))
     folds: list[Fold] = []
     undefined: list[str] = []
-    label = name or type(estimator).__name__
+    label = name or estimator_name(estimator)
     with _progress(len(jobs), progress, f"cross_evaluate {label}") as advance:
         for fold, caught in Parallel(n_jobs=n_jobs, return_as="generator")(jobs):
             advance()
@@ -287,7 +289,7 @@ def compare(estimator_a: Any, estimator_b: Any, X: Any, y: Any, protocol: Any = 
     ("Dietterich's 5x2cv paired t test", (10,))
     """
     prep = prepare(X, y, protocol, groups, sample_weight, labels, pos_label, random_state)
-    names = names or (type(estimator_a).__name__, type(estimator_b).__name__)
+    names = names or (estimator_name(estimator_a), estimator_name(estimator_b))
     if names[0] == names[1]:
         names = (f"{names[0]} (A)", f"{names[1]} (B)")
     options = {"response": "auto", "n_jobs": None, "progress": True, "on_error": "raise", "fit_params": None,

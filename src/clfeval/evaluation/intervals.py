@@ -200,6 +200,12 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
     if ev.cases is None:
         out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
                         "interval here: those need each row, which a stream does not keep."]
+    if ev.task == "binary":
+        # the two classes' ROC AUCs are one number (one ranking read both ways), so their macro and
+        # weighted averages are that number, with its own interval rather than an influence one
+        for avg in ("macro", "weighted"):
+            if "roc_auc" in averages.get(avg, {}):
+                averages[avg]["roc_auc"] = per_class["roc_auc"].at(ev.positive_index)
     for avg, d in averages.items():
         out["averages"].setdefault(avg, {}).update(d)
     if ev.task == "binary":  # the report's headline areas are the positive class's

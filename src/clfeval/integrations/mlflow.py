@@ -41,10 +41,10 @@ What a run gets, every name after ``prefix`` (default none):
 
 The run is the one MLflow's settings point at: the tracking server of ``MLFLOW_TRACKING_URI`` (or
 :func:`mlflow.set_tracking_uri`), the experiment given (created if missing), else the active run,
-else MLflow's current experiment. MLflow 3's default store is ``sqlite:///mlflow.db``, which needs
-the full ``mlflow`` package (mlflow-skinny lacks alembic); with mlflow-skinny, log to a tracking
-server (``http://host:5000``) or to a folder (``file:./mlruns``, which MLflow 3.7 and later accept
-with ``MLFLOW_ALLOW_FILE_STORE=true``).
+else MLflow's current experiment. MLflow 3's default store is ``sqlite:///mlflow.db`` in the current
+folder, which needs SQLAlchemy and Alembic: the ``mlflow`` extra installs them beside mlflow-skinny.
+A tracking server (``http://host:5000``) needs nothing more; a folder (``file:./mlruns``) MLflow 3.7
+and later accept only with ``MLFLOW_ALLOW_FILE_STORE=true``.
 
 Everything is computed before the run is touched (:func:`evaluation_record`): an error in the names,
 the intervals or the plots leaves the run as it was.
@@ -120,7 +120,8 @@ def require_mlflow() -> ModuleType:
 
     Examples
     --------
-    >>> mlflow = require_mlflow()  # doctest: +SKIP
+    >>> require_mlflow().__name__
+    'mlflow'
     """
     try:
         import mlflow
@@ -159,7 +160,7 @@ def check_tracking_store(tracking_uri: str | None = None) -> str:
 
     Examples
     --------
-    >>> check_tracking_store("http://127.0.0.1:5000")  # doctest: +SKIP
+    >>> check_tracking_store("http://127.0.0.1:5000")  # nothing is contacted
     'http://127.0.0.1:5000'
     """
     mlflow = require_mlflow()
@@ -378,16 +379,22 @@ def log_evaluation(
 
     Examples
     --------
-    >>> import clfeval
+    >>> import tempfile, mlflow, clfeval
     >>> from clfeval.integrations.mlflow import log_evaluation
+    >>> store = tempfile.TemporaryDirectory()  # a throw-away MLflow store for this example
+    >>> mlflow.set_tracking_uri(f"sqlite:///{store.name}/mlflow.db")
     >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
-    >>> logged = log_evaluation(ev, experiment="toy models")  # doctest: +SKIP
-    >>> logged.metrics["roc_auc"], logged.metrics["roc_auc_ci_low"] < 0.75  # doctest: +SKIP
+    >>> logged = log_evaluation(ev, experiment="toy models", figures=False)
+    >>> logged.metrics["roc_auc"], logged.metrics["roc_auc_ci_low"] < 0.75
     (0.75, True)
-    >>> import mlflow  # doctest: +SKIP
-    >>> with mlflow.start_run(run_name="cv"):  # doctest: +SKIP
-    ...     for fold, fold_ev in enumerate(fold_evaluations):
-    ...         log_evaluation(fold_ev, prefix=f"fold{fold}.", figures=False)
+
+    Inside a run of your own, each fold's numbers under a prefix of their own:
+
+    >>> folds = [clfeval.evaluate([0, 1, 1], [0, 1, 0]), clfeval.evaluate([1, 0, 1], [1, 0, 1])]
+    >>> with mlflow.start_run(run_name="cv"):
+    ...     for fold, fold_ev in enumerate(folds):
+    ...         _ = log_evaluation(fold_ev, prefix=f"fold{fold}.", intervals=False, artifacts=False)
+    >>> mlflow.set_tracking_uri(None); store.cleanup()
     """
     require_mlflow()
     check_run_arguments(experiment, run_id, run_name, nested)
@@ -508,10 +515,14 @@ def log_record(record: EvaluationRecord, *, experiment: str | None = None, run_i
 
     Examples
     --------
-    >>> import clfeval
+    >>> import tempfile, mlflow, clfeval
+    >>> store = tempfile.TemporaryDirectory()  # a throw-away MLflow store for this example
+    >>> mlflow.set_tracking_uri(f"sqlite:///{store.name}/mlflow.db")
     >>> record = evaluation_record(clfeval.evaluate([0, 1, 1], [0, 1, 0]), figures=False)
-    >>> log_record(record, experiment="toy models").run_id  # doctest: +SKIP
-    '5b0e...'
+    >>> logged = log_record(record, experiment="toy models")
+    >>> logged.metrics["accuracy"] == 2 / 3, len(logged.run_id)
+    (True, 32)
+    >>> mlflow.set_tracking_uri(None); store.cleanup()
     """
     mlflow = require_mlflow()
     check_run_arguments(experiment, run_id, run_name, nested)

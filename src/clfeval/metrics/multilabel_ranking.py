@@ -238,8 +238,9 @@ def label_ranking_average_precision_score(y_true: Any, y_score: Any, *, sample_w
     Same as `sklearn.metrics.label_ranking_average_precision_score`; differences: none in results
     for ordinary input (to rounding in the last bits); faster (one sort of the whole score matrix
     instead of a Python loop over samples); an explicitly stored zero in a sparse ``y_true`` is
-    not relevant (scikit-learn counts it as relevant); a negative ``sample_weight`` raises
-    ValueError (scikit-learn accepts it); clfeval's own error messages.
+    not relevant (scikit-learn counts it as relevant); unsigned-integer scores rank as numbers
+    (scikit-learn negates them, which wraps around and ranks a score of 0 first); a negative
+    ``sample_weight`` raises ValueError (scikit-learn accepts it); clfeval's own error messages.
 
     Parameters
     ----------

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from clfeval.cross_evaluation.metric_names import metric_title
 from clfeval.plot._curve import BAND_ALPHA, BAND_GID, label_bands, pick_curve
 from clfeval.plot._style import fmt_number, new_axes, refresh_legend, set_fitted_title, unit_square
 from clfeval.plot.pr import PR_DRAWSTYLE, draw_iso_f1, draw_prevalence, prevalence_of
@@ -434,7 +435,7 @@ class FoldMetricsDisplay:
                             markerfacecolor="none", markeredgecolor="#c0392b", markeredgewidth=1.4, zorder=6,
                             label="_nolegend_")
             self.pooled_.append(pt)
-        ax.set_xticks(range(n_metrics), self.metrics, rotation=30 if n_metrics > 4 else 0,
+        ax.set_xticks(range(n_metrics), [metric_title(m) for m in self.metrics], rotation=30 if n_metrics > 4 else 0,
                       ha="right" if n_metrics > 4 else "center")
         ax.set_xlim(-0.6, n_metrics - 0.4)
         ax.set_ylabel("value per fold")

@@ -51,6 +51,7 @@ from clfeval.results.cost_curves import check_costs, expected_cost
 from clfeval.formulas.measure_registry import MEASURES, resolve
 from clfeval.formulas.measures import fallout, fbeta, recall
 from clfeval.statistics.rankings import BinaryRanking, ThresholdCounts
+from clfeval.support.number_text import format_value
 
 __all__ = ["ThresholdPoint", "find_operating_point", "CRITERIA", "binary_matrices"]
 
@@ -122,7 +123,8 @@ class ThresholdPoint:
         }
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{k}={getattr(self, k):g}" for k in ("tp", "fp", "fn", "tn"))
+        # counts as the report writes supports: whole numbers in full (``:g`` made 1386940 1.38694e+06)
+        counts = ", ".join(f"{k}={format_value(getattr(self, k), 6, 'support')}" for k in ("tp", "fp", "fn", "tn"))
         rates = ", ".join(f"{k}={getattr(self, k):.6g}" for k in self._RATES)
         return (
             f"ThresholdPoint({self.criterion!r}, curve={self.curve!r}, threshold={self.threshold:.6g}, "

@@ -269,7 +269,7 @@ def build_report(
         exact = (per_sample[:, 1] == 0) & (per_sample[:, 2] == 0)
         w = None if sample_weight is None else sample_weight
         overall["accuracy"] = float(np.average(exact, weights=w))
-        overall["error_rate"] = 1.0 - overall["accuracy"]
+        overall["error_rate"] = float(np.average(~exact, weights=w))  # its own ratio, not 1 - accuracy's rounding
         wrong = (per_sample[:, 1] + per_sample[:, 2]).astype(np.float64)
         overall["hamming_loss"] = float(np.average(wrong, weights=w) / len(names))
     if headline:
