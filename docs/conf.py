@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx-mathjax-offline",   # MathJax copied into the site: formulas render offline, no CDN
     "sphinx.ext.intersphinx",
     "numpydoc",
     "myst_nb",

@@ -383,6 +383,8 @@ def log_evaluation(
     >>> from clfeval.integrations.mlflow import log_evaluation
     >>> store = tempfile.TemporaryDirectory()  # a throw-away MLflow store for this example
     >>> mlflow.set_tracking_uri(f"sqlite:///{store.name}/mlflow.db")
+    >>> _ = mlflow.set_experiment(experiment_id=mlflow.create_experiment(
+    ...     "toy models", artifact_location=f"file://{store.name}/artifacts"))
     >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="toy")
     >>> logged = log_evaluation(ev, experiment="toy models", figures=False)
     >>> logged.metrics["roc_auc"], logged.metrics["roc_auc_ci_low"] < 0.75
@@ -518,6 +520,7 @@ def log_record(record: EvaluationRecord, *, experiment: str | None = None, run_i
     >>> import tempfile, mlflow, clfeval
     >>> store = tempfile.TemporaryDirectory()  # a throw-away MLflow store for this example
     >>> mlflow.set_tracking_uri(f"sqlite:///{store.name}/mlflow.db")
+    >>> _ = mlflow.create_experiment("toy models", artifact_location=f"file://{store.name}/artifacts")
     >>> record = evaluation_record(clfeval.evaluate([0, 1, 1], [0, 1, 0]), figures=False)
     >>> logged = log_record(record, experiment="toy models")
     >>> logged.metrics["accuracy"] == 2 / 3, len(logged.run_id)

@@ -654,12 +654,16 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
         # each FPR twice: the mean of the TPRs where each polyline arrives at it, then where it
         # leaves it, so that a vertical step of one class is not cut short by the next grid point
         low, high = np.zeros(grid.size), np.zeros(grid.size)
+        steps = np.zeros(grid.size, dtype=bool)
         for c in usable:
             low += interpolate_roc(grid, c.x, c.y, side="low")
             high += interpolate_roc(grid, c.x, c.y)
+            # where the curve has several points at one FPR (decided by the FPRs, not by the TPRs'
+            # last bits, so that sums in another order draw the same points)
+            steps |= np.searchsorted(c.x, grid, side="right") - np.searchsorted(c.x, grid, side="left") > 1
         x, y = np.repeat(grid, 2), np.column_stack([low, high]).ravel() / len(usable)
         keep = np.ones(x.size, dtype=bool)
-        keep[1::2] = high != low  # one point where no curve steps
+        keep[1::2] = steps  # one point where no curve steps
         x, y = x[keep], y[keep]
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)
