@@ -352,3 +352,43 @@ def test_mlflow_default_database_store_works_with_the_extra(tmp_path, monkeypatc
         assert run.data.metrics == logged.metrics
     finally:
         mlflow.set_tracking_uri(None)
+
+
+def test_a_tracking_server_that_does_not_answer_is_a_usage_error_before_any_work(tmp_path, monkeypatch, capsys):
+    """MLflow would retry an unreachable server for minutes, after the files were written; the command
+    asks the server first (a closed port here) and stops with one line, writing nothing."""
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"http://127.0.0.1:{port}")
+    data = write_csv(tmp_path / "preds.csv", ["x", "y", "z"] * 4)
+    out = tmp_path / "out.json"
+    with pytest.raises(SystemExit) as stop:
+        main(["report", str(data), "--mlflow", "x", "--json", str(out), *NAMED])
+    assert stop.value.code == 2 and not out.exists()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the MLflow tracking server http://127.0.0.1:{port} does not answer" in err
+
+
+def test_a_tracking_server_that_answers_anything_passes_the_check():
+    import http.server
+    import threading
+
+    from clfeval.integrations.mlflow import check_tracking_store
+
+    class NotFound(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 - http.server's name
+            self.send_error(404)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), NotFound)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        uri = f"http://127.0.0.1:{server.server_address[1]}"
+        assert check_tracking_store(uri, timeout=5) == uri
+    finally:
+        server.shutdown()

@@ -132,12 +132,14 @@ def require_mlflow() -> ModuleType:
     return mlflow
 
 
-def check_tracking_store(tracking_uri: str | None = None) -> str:
+def check_tracking_store(tracking_uri: str | None = None, timeout: float = 10) -> str:
     """The tracking URI MLflow will log to, checked without creating anything there.
 
     A database URI (``sqlite:``, MLflow 3's default, ``postgresql:``...) needs SQLAlchemy and Alembic,
     which the ``mlflow`` extra installs beside mlflow-skinny (the full ``mlflow`` package has them too); a folder
-    (``file:`` or a path) is refused by MLflow 3.7 and later unless ``MLFLOW_ALLOW_FILE_STORE=true``.
+    (``file:`` or a path) is refused by MLflow 3.7 and later unless ``MLFLOW_ALLOW_FILE_STORE=true``;
+    a tracking server (``http:``, ``https:``) must answer within ``timeout`` seconds (any HTTP answer
+    will do: MLflow itself would retry an unreachable one for minutes, after the work is done).
     Found here, these are errors before any work rather than after it.
 
     Parameters
@@ -145,6 +147,8 @@ def check_tracking_store(tracking_uri: str | None = None) -> str:
     tracking_uri : str, optional
         The URI to check; default None: the one MLflow uses (``MLFLOW_TRACKING_URI``,
         :func:`mlflow.set_tracking_uri`, else MLflow's default).
+    timeout : float, default 10
+        Seconds a tracking server has to answer.
 
     Returns
     -------
@@ -160,8 +164,12 @@ def check_tracking_store(tracking_uri: str | None = None) -> str:
 
     Examples
     --------
-    >>> check_tracking_store("http://127.0.0.1:5000")  # nothing is contacted
-    'http://127.0.0.1:5000'
+    >>> check_tracking_store("sqlite:///mlflow.db")  # nothing is created
+    'sqlite:///mlflow.db'
+    >>> check_tracking_store("http://127.0.0.1:9", timeout=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the MLflow tracking server http://127.0.0.1:9 does not answer (...)...
     """
     mlflow = require_mlflow()
     uri = str(tracking_uri or mlflow.get_tracking_uri())
@@ -188,6 +196,19 @@ def check_tracking_store(tracking_uri: str | None = None) -> str:
             raise ValueError(f"the MLflow tracking store {uri} is a folder, which MLflow {mlflow.__version__} "
                              "refuses unless MLFLOW_ALLOW_FILE_STORE=true: set that, or set MLFLOW_TRACKING_URI to a "
                              "tracking server (e.g. http://127.0.0.1:5000)")
+    elif scheme in ("http", "https"):
+        import urllib.error
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(uri.rstrip("/") + "/health", timeout=timeout):
+                pass
+        except urllib.error.HTTPError:
+            pass  # it answered
+        except (urllib.error.URLError, OSError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise ValueError(f"the MLflow tracking server {uri} does not answer ({reason}): start it, or set "
+                             "MLFLOW_TRACKING_URI to one that runs") from None
     return uri
 
 
