@@ -14,6 +14,7 @@ PUBLIC_MODULES = (
     ("clfeval.costs", "Costs, cost curves and decision curves"),
     ("clfeval.calibration", "Calibration"),
     ("clfeval.plot", "Plots and scikit-learn style displays"),
+    ("clfeval.report.html", "The self-contained HTML page"),
     ("clfeval.evaluation", "Building blocks of evaluate()"),
     ("clfeval.streaming", "Streaming evaluation"),
     ("clfeval.dask", "Evaluation with Dask"),

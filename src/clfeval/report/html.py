@@ -26,7 +26,8 @@ evaluation made with ``groups=``) and :mod:`.html_cv` (the sections and their ch
 >>> import clfeval
 >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8], name="demo")
 >>> page = render_html(ev, title="Demo")
->>> page.startswith("<!DOCTYPE html>"), page.count(' data-chart="')  # 1 heat map, 3 decision charts, 2 curves, 2 3-D views
+>>> # the charts: 1 heat map, 3 decision charts, 2 curves, 2 3-D views
+>>> page.startswith("<!DOCTYPE html>"), page.count(' data-chart="')
 (True, 8)
 """
 
@@ -78,9 +79,56 @@ def figures(evaluations: Any, *, bands: float | None = None, group_level: float 
     ``plotly.graph_objects.Figure(data=fig["data"], layout=fig["layout"])``. ``bands``,
     ``group_level`` and ``group_metric`` as in :func:`write_html`.
 
+    Parameters
+    ----------
+    evaluations : Evaluation, CrossEvaluation, dict or sequence of them
+        What the page would show: one evaluation, or several models evaluated on the same cases
+        (see :func:`write_html`). A dict is read as an ``Evaluation.to_dict()``.
+    bands : float, optional
+        A confidence level strictly between 0 and 1: the ROC and PR charts then carry the pointwise
+        bootstrap band of each Evaluation's main curve. Default None: no bands, except those a dict
+        brings in its own "bands" entry.
+    group_level : float, default 0.95
+        The confidence level of each group's interval in the "By group" forest plot of an
+        Evaluation made with ``groups=``.
+    group_metric : str, optional
+        The metric that forest plot shows, by its name in the groups' table (e.g. "accuracy").
+        Default None: ROC AUC when there are scores, else balanced accuracy.
+
+    Returns
+    -------
+    list of dict
+        One dict per chart, in the order of the page: the cross-validation charts, then the
+        confusion matrices, the ROC and PR curves, their 3-D threshold views, the group forest
+        plots and the decision charts (reliability diagram, cost curve, decision curve). Each has
+        the keys "id" (the chart's name on the page, e.g. "roc-curves"), "kind", "data" (the
+        traces), "layout" and "config" (plotly's display options).
+
+    Examples
+    --------
+    Without scores, the only chart is the confusion matrix:
+
     >>> import clfeval
     >>> [f["id"] for f in figures(clfeval.evaluate([0, 1, 1], [0, 1, 0]))]
     ['confusion-1']
+
+    With scores come the curves, their 3-D views and the decision charts. At the default
+    threshold 0.5 these scores give one false negative and no false positive:
+
+    >>> ev = clfeval.evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8])
+    >>> figs = figures(ev)
+    >>> [(f["id"], f["kind"]) for f in figs[:4]]
+    [('confusion-1', 'heatmap'), ('roc-curves', '2d'), ('pr-curves', '2d'), ('roc-threshold-3d', '3d')]
+    >>> figs[0]["data"][0]["z"]  # rows: true class 0, 1; columns: predicted class 0, 1
+    [[2.0, 0.0], [1.0, 1.0]]
+
+    Each dict makes a plotly figure. The ROC curve's legend names its area, 0.75: of the four
+    pairs of a positive and a negative case, three have the higher score on the positive one.
+
+    >>> import plotly.graph_objects as go
+    >>> roc = go.Figure(data=figs[1]["data"], layout=figs[1]["layout"])
+    >>> [trace.name for trace in roc.data][:2]
+    ['chance', '1 (AUC 0.750)']
     """
     evaluations = evaluation_list(evaluations)
     cvs = [f for c, d in enumerate(cv_datas(evaluations), start=1) for f in cv_figures(d, c)]
@@ -225,12 +273,62 @@ def render_html(evaluations: Any, title: str | None = None,
                 tests: Sequence[Mapping[str, Any]] | None = None, *, bands: float | None = None,
                 group_level: float = GROUP_LEVEL, group_metric: str | None = None) -> str:
     """The report page as a string (see :func:`write_html`, also for ``bands``, ``group_level`` and
-    ``group_metric``). ``tests``: paired
-    tests to show after the comparison, each {"model_a", "model_b", "test", "result": TestResult.to_dict()}.
+    ``group_metric``). ``tests``: paired tests to show after the comparison, each
+    ``{"model_a", "model_b", "test", "result": TestResult.to_dict()}``.
+
+    Parameters
+    ----------
+    evaluations : Evaluation, CrossEvaluation, dict or sequence of them
+        What the page shows: one evaluation, or several models evaluated on the same cases, which
+        the page compares (see :func:`write_html`). A dict is read as an ``Evaluation.to_dict()``.
+    title : str, optional
+        The page's title and main heading. Default None: "Classifier evaluation" followed by the
+        names of the models that have one ("Cross-validation: " and the names for a page of
+        cross-validations).
+    tests : sequence of dict, optional
+        Paired tests between the models, shown in a "Paired tests" table after the comparison, one
+        row each. Each dict holds the names of the two models under "model_a" and "model_b", the
+        name of the test under "test" and the test's ``TestResult.to_dict()`` under "result", of
+        which the table shows the estimate (a minus b), its interval, the statistic and the
+        p-value. Default None: no such table.
+    bands : float, optional
+        A confidence level strictly between 0 and 1: the pointwise bootstrap band of each
+        Evaluation's main ROC and PR curve is shaded. Default None: no bands, except those a dict
+        brings in its own "bands" entry.
+    group_level : float, default 0.95
+        The confidence level of each group's interval in the "By group" section of an Evaluation
+        made with ``groups=``.
+    group_metric : str, optional
+        The metric the "By group" section leads with, by its name in the groups' table (e.g.
+        "accuracy"). Default None: ROC AUC when there are scores, else balanced accuracy.
+
+    Returns
+    -------
+    str
+        The whole HTML document, from ``<!DOCTYPE html>`` on, with its styles, scripts, plotly.js
+        and the figures' data inline (a few megabytes, mostly plotly.js).
+
+    Examples
+    --------
+    Names are escaped:
 
     >>> import clfeval
     >>> page = render_html(clfeval.evaluate(["a", "b", "b"], ["a", "b", "a"], name="<m>"))
     >>> "&lt;m&gt;" in page and "<m>" not in page
+    True
+
+    Two models on the same eight cases, with McNemar's test between them. A is right on 7 cases
+    and B on 4, so the estimate, the difference in accuracy, is (7 - 4) / 8 = 0.375:
+
+    >>> from clfeval.stats import mcnemar
+    >>> y = [0, 1, 1, 0, 1, 0, 1, 0]
+    >>> a, b = [0, 1, 1, 0, 1, 1, 1, 0], [0, 1, 0, 0, 0, 1, 1, 1]
+    >>> evs = [clfeval.evaluate(y, a, name="A"), clfeval.evaluate(y, b, name="B")]
+    >>> test = {"model_a": "A", "model_b": "B", "test": "McNemar", "result": mcnemar(y, a, b).to_dict()}
+    >>> page = render_html(evs, title="A vs B", tests=[test])
+    >>> page.startswith("<!DOCTYPE html>"), "<title>A vs B</title>" in page, '<section id="tests">' in page
+    (True, True, True)
+    >>> "<td>+0.3750</td>" in page
     True
     """
     evaluations = evaluation_list(evaluations)
@@ -263,12 +361,67 @@ def write_html(path: str | os.PathLike[str], evaluations: Any, title: str | None
     is either the whole new page or untouched. A missing folder is a ``FileNotFoundError``, a
     folder given as ``path`` an ``IsADirectoryError``; both name the path.
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write, e.g. "report.html". Its folder must exist; a file already there is
+        replaced.
+    evaluations : Evaluation, CrossEvaluation, dict or sequence of them
+        One Evaluation or several, as above. A CrossEvaluation (from ``cross_evaluate``) gets a
+        cross-validation section, and its pooled out-of-fold Evaluation stands for it in the rest
+        of the page.
+    title : str, optional
+        The page's title and main heading. Default None: "Classifier evaluation" followed by the
+        names of the models that have one ("Cross-validation: " and the names for a page of
+        cross-validations).
+    bands : float, optional
+        The confidence level of the shaded bands, strictly between 0 and 1, as above. Default
+        None: no bands, except those a dict brings in its own "bands" entry.
+    group_level : float, default 0.95
+        The confidence level of each group's interval in the "By group" section.
+    group_metric : str, optional
+        The metric of the "By group" forest plot, by its name in the groups' table (e.g.
+        "accuracy"). Default None: ROC AUC when there are scores, else balanced accuracy.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``, as a :class:`~pathlib.Path`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the folder of ``path`` does not exist.
+    IsADirectoryError
+        If ``path`` is a folder.
+    ImportError
+        If plotly is not installed (``pip install 'clfeval[report]'``); nothing is written then.
+
+    Examples
+    --------
+    Two models compared on one page. B's scores rank 3 of the 4 pairs of a positive and a
+    negative case the right way round, so its ROC AUC in the comparison table is 0.75:
+
     >>> import clfeval, tempfile, pathlib
     >>> a = clfeval.evaluate([0, 1, 1, 0], y_score=[0.2, 0.9, 0.6, 0.4], name="A")
     >>> b = clfeval.evaluate([0, 1, 1, 0], y_score=[0.3, 0.7, 0.2, 0.1], name="B")
-    >>> out = write_html(pathlib.Path(tempfile.mkdtemp()) / "report.html", [a, b])
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> out = write_html(pathlib.Path(folder.name) / "report.html", [a, b])
     >>> out.name, out.stat().st_size > 1_000_000
     ('report.html', True)
+    >>> page = out.read_text(encoding="utf-8")
+    >>> page.startswith("<!DOCTYPE html>"), "<title>Classifier evaluation: A, B</title>" in page
+    (True, True)
+    >>> '<td data-col="roc_auc" data-value="0.75">0.7500</td>' in page
+    True
+
+    A folder is not a file name:
+
+    >>> write_html(folder.name, a)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    IsADirectoryError: cannot write the HTML report to ...: it is a folder; give a file name.
+    >>> folder.cleanup()
     """
     from clfeval.support.atomic import atomic_write
 

@@ -40,6 +40,35 @@ def cross_validation_dict(cv: Any, level: float = CV_LEVEL, *, max_points: int =
     and, with scores, each fold's exact ROC and PR curve (at most ``max_points`` points) and
     their vertical mean with its corrected band (``cv.mean_curve(kind, band="corrected")``).
 
+    Parameters
+    ----------
+    cv : CrossEvaluation
+        The result of ``cross_evaluate``.
+    level : float, default 0.95
+        The confidence level of the summary's intervals and of the mean curves' bands.
+    max_points : int, default 2000
+        The most points kept of each fold's ROC and PR curve, at least 8; longer curves are
+        thinned to exact points of theirs, evenly spread (the areas stay exact).
+
+    Returns
+    -------
+    dict
+        The settings ("name", "protocol", "protocol_repr", "response", "binary", "n_folds",
+        "n_failed", "n_repeats", "n_samples", "test_train_ratio", "pooling", "notes", "times"),
+        "metrics", the per-fold "table" (one list per column), the "summary" (a
+        ``summary(level).to_dict()``), the "mean_curves" and "fold_curves" of each kind ("roc",
+        "pr"; both empty without scores) and "prevalence", the chance level of the PR chart
+        (None without scores).
+
+    Raises
+    ------
+    TypeError
+        If ``cv`` is not a CrossEvaluation.
+    ValueError
+        If ``max_points`` is below 8 (with scores).
+
+    Examples
+    --------
     >>> from sklearn.datasets import load_iris
     >>> from sklearn.naive_bayes import GaussianNB
     >>> from clfeval.cross_evaluation import cross_evaluate
@@ -47,6 +76,19 @@ def cross_validation_dict(cv: Any, level: float = CV_LEVEL, *, max_points: int =
     >>> d = cross_validation_dict(cross_evaluate(GaussianNB(), X, y, progress=False))
     >>> d["protocol"], d["response"], len(d["table"]["fold"]), d["mean_curves"]["roc"]["curve"]
     ('stratified 5-fold CV', 'predict_proba', 5, 'micro')
+
+    With 90% intervals and at most 10 points per fold curve. The 150 cases make 5 test folds of
+    30; the summary's mean accuracy is the mean of the folds' accuracies:
+
+    >>> d = cross_validation_dict(cross_evaluate(GaussianNB(), X, y, progress=False), 0.9, max_points=10)
+    >>> accuracy = d["table"]["accuracy"]
+    >>> d["table"]["n_test"], [round(a * 30) for a in accuracy]  # correct test cases per fold
+    ([30, 30, 30, 30, 30], [28, 29, 28, 28, 30])
+    >>> row = d["summary"]["rows"][0]
+    >>> row["metric"], round(row["mean"], 4), round(sum(accuracy) / 5, 4), d["summary"]["level"]
+    ('accuracy', 0.9533, 0.9533, 0.9)
+    >>> max(len(fold["x"]) for fold in d["fold_curves"]["roc"]) <= 10
+    True
     """
     if not is_cross_evaluation(cv):
         raise TypeError(f"expected a CrossEvaluation (from cross_evaluate), got {type(cv).__name__}.")

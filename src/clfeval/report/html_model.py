@@ -147,11 +147,53 @@ def bands_dict(evaluation: Any, level: float = 0.95, *, n_resamples: int = 2000,
     dozen overlapping shaded areas hide the curves they are meant to qualify. For a class's
     band, add ``ev.band(kind, class_name).to_dict()`` under its curve name.
 
+    Parameters
+    ----------
+    evaluation : Evaluation
+        An Evaluation made with scores (``y_score``), whose main ROC and PR curves are resampled.
+    level : float, default 0.95
+        The pointwise confidence level of the bands, strictly between 0 and 1.
+    n_resamples : int, default 2000
+        How many bootstrap resamples each band is computed from: fewer is faster, and rougher.
+    seed : int, numpy.random.Generator or None, default 0
+        The seed of the resampling. The default 0 gives the same bands on every run; None gives
+        fresh ones each time.
+
+    Returns
+    -------
+    dict
+        ``{"roc": {name: band}, "pr": {name: band}}``, with ``name`` the main curve's name and
+        ``band`` a ``CurveBand.to_dict()``: its "kind", the grid "x", and "estimate", "low" and
+        "high" at each grid point, with the "level" and the "method".
+
+    Raises
+    ------
+    ValueError
+        If the evaluation has no scores, or ``level`` is not strictly between 0 and 1.
+
+    Examples
+    --------
     >>> import clfeval
     >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5])
     >>> b = bands_dict(ev, 0.9, n_resamples=200)
     >>> list(b["roc"]), b["pr"]["1"]["level"]
     (['1'], 0.9)
+
+    The ROC band's grid is the false positive rates 0, 0.01, ..., 1. Ranked by score, the cases
+    are positive, positive, negative, negative, positive, negative, so at a false positive rate
+    of 0.5 the curve is at a true positive rate of 2/3, inside its band:
+
+    >>> roc = b["roc"]["1"]
+    >>> i = roc["x"].index(0.5)
+    >>> round(roc["estimate"][i], 4), roc["low"][i] <= roc["estimate"][i] <= roc["high"][i]
+    (0.6667, True)
+
+    A dict with this "bands" entry has them drawn, each band one legend entry:
+
+    >>> from clfeval.report.html import figures
+    >>> roc_chart = figures({**ev.to_dict(), "bands": b})[1]
+    >>> [trace["name"] for trace in roc_chart["data"] if "band" in trace["name"]]
+    ['1: 90% pointwise band (lower edge)', '1: 90% pointwise band']
     """
     level = _bands_level(level)
     if evaluation.roc is None:
@@ -184,11 +226,56 @@ def groups_dict(evaluation: Any, level: float = GROUP_LEVEL, metric: str | None 
     A dict given to the page instead (``Evaluation.to_dict()``, whose "groups" entry has intervals
     only with ``ci_level``) is shown as it is.
 
+    Parameters
+    ----------
+    evaluation : Evaluation
+        An Evaluation made with ``groups=``; its ``by_group`` is read.
+    level : float, default 0.95
+        The confidence level, strictly between 0 and 1, of each group's intervals, of the gaps
+        and of the fairness summaries.
+    metric : str, optional
+        The metric the section leads with, by its key in the group tables (e.g. "accuracy" or
+        "recall.macro"); it joins the table's metrics when it is not among them. Default None:
+        ROC AUC with scores, else balanced accuracy.
+    base : Mapping, optional
+        The evaluation's ``by_group.to_dict()``, when the caller has it already (e.g. the "groups"
+        entry of ``Evaluation.to_dict()``), so that it is not computed again. Default None:
+        computed here.
+
+    Returns
+    -------
+    dict
+        The entries of ``by_group.to_dict()`` ("columns", "n_groups", "table", "gaps" and, for a
+        binary task, "fairness"), with "table" holding the intervals at ``level`` of the groups
+        shown and, under "omitted", how many groups were left out; "gaps" holding, for each metric,
+        every group's difference to the overall value (or ``{"error": why}`` where there are
+        none); and "main_metric".
+
+    Raises
+    ------
+    ValueError
+        If ``level`` is not strictly between 0 and 1.
+
+    Examples
+    --------
     >>> import clfeval
     >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[.2, .9, .6, .4, .3, .5], groups=list("aabbcc"))
     >>> d = groups_dict(ev)
     >>> d["main_metric"], d["table"]["level"], d["table"]["metrics"][:2], sorted(d["gaps"])
     ('roc_auc', 0.95, ['roc_auc', 'accuracy'], ['accuracy', 'roc_auc'])
+
+    Led by accuracy instead, with 90% intervals. At the threshold 0.5, group "c" (true classes
+    1 and 0, scores 0.3 and 0.5) gets both its cases wrong and the other groups all theirs
+    right, so its gap to the overall accuracy of 4/6 is -2/3:
+
+    >>> d = groups_dict(ev, 0.9, "accuracy")
+    >>> d["main_metric"], d["table"]["level"]
+    ('accuracy', 0.9)
+    >>> {row["group"]: row["accuracy"] for row in d["table"]["rows"]}
+    {'a': 1.0, 'b': 1.0, 'c': 0.0}
+    >>> gap = d["gaps"]["accuracy"]["rows"][2]
+    >>> gap["group"], round(gap["difference"], 4)
+    ('c', -0.6667)
     """
     from clfeval.evaluation.group_metrics import default_metrics
     from clfeval.plot.group_labels import MAX_SHOWN_GROUPS, default_group_metric
