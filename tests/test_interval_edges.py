@@ -823,9 +823,11 @@ def test_a_negative_count_is_located_at_its_cell():
 
 
 def test_area_averages_of_few_cases_reach_the_classes_limits_or_have_none():
-    """Binary, 20 cases: the macro ROC AUC is the class's AUC, so its interval is at least the class's
-    (the influence interval alone covered 72% at 2 positives); one positive: the classes have no interval
-    of their own, said so, and the average counts their limits as 0 and 1; no positive: none at all."""
+    """Binary, 20 cases: the macro ROC AUC is the class's AUC, so its interval is the class's (the
+    influence interval alone covered 72% at 2 positives), while the macro AP, a mean of two different
+    APs, reaches the average of their limits; one positive: the classes have no interval of their
+    own, said so, the AP average counts their limits as 0 and 1 and the AUC's averages, this AUC,
+    have none either; no positive: none at all."""
     import clfeval
 
     rng = np.random.default_rng(8)
@@ -835,15 +837,17 @@ def test_area_averages_of_few_cases_reach_the_classes_limits_or_have_none():
     cls = d["per_class"]["roc_auc"]
     for avg in ("macro", "weighted"):
         ci = d["averages"][avg]["roc_auc"]
-        assert ci.low <= cls.low[1] + 1e-12 and ci.high >= cls.high[1] - 1e-12
-        assert "widened to the average of each class's limits" in ci.method
+        assert (ci.low, ci.high) == (cls.low[1], cls.high[1])
+        assert "widened to the average of each class's limits" in d["averages"][avg]["average_precision"].method
     y1 = np.r_[np.zeros(19, int), np.ones(1, int)]
     d1 = clfeval.evaluate(y1, y_score=s, threshold=0.7).intervals()
     macro = d1["averages"]["macro"]
-    assert (macro["roc_auc"].low, macro["roc_auc"].high) == (0.0, 1.0)
+    assert np.isnan(macro["roc_auc"].low) and np.isnan(d1["overall"]["roc_auc"].low)
     ap0 = d1["per_class"]["average_precision"]
     assert np.isnan(ap0.low[1]) and macro["average_precision"].high >= (ap0.high[0] + 1.0) / 2 - 1e-12
-    assert any(n.startswith("roc_auc: no interval for class 0, 1") for n in d1["notes"])
+    assert any(n.startswith("roc_auc: no interval for class 0, 1") and "have none either" in n for n in d1["notes"])
+    assert any(n.startswith("average_precision: no interval for class 1") and "limits as 0 and 1" in n
+               for n in d1["notes"])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         d0 = clfeval.evaluate(np.zeros(20, int), y_score=s, threshold=0.7, labels=[0, 1]).intervals()

@@ -194,9 +194,12 @@ def _add_area_intervals(ev: Any, out: dict[str, Any], level: float, method: str,
             kind, kinds = ("label", "labels") if ev.task == "multilabel" else ("class", "classes")
             absent = ("leave out a label absent from the sample" if ev.task == "multilabel"
                       else "have no interval where a class is absent from the sample")
+            if ev.task == "binary" and area == "roc_auc":  # the averages are this AUC (see below)
+                averaged = "its macro and weighted averages are this AUC and have none either"
+            else:
+                averaged = f"the averages over the {kinds} count its limits as 0 and 1, and {absent}"
             out["notes"] = [*out.get("notes", []), f"{area}: no interval for {kind} {names} (at most one case on "
-                            f"one side of it: no spread to estimate); the averages over the {kinds} count its "
-                            f"limits as 0 and 1, and {absent}."]
+                            f"one side of it: no spread to estimate); {averaged}."]
     if ev.cases is None:
         out["notes"] = [*out.get("notes", []), "ROC AUC and average precision averaged over classes have no "
                         "interval here: those need each row, which a stream does not keep."]
