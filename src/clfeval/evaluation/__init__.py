@@ -156,7 +156,9 @@ class Evaluation:
 
     def __repr__(self) -> str:
         o = self.report.overall
-        bits = [f"task={self.task!r}", f"n_samples={self.n_samples}", f"classes={self.names}"]
+        names = list(self.names)
+        shown = repr(names) if len(names) <= 12 else f"[{', '.join(map(repr, names[:10]))}, ... ({len(names)} in all)]"
+        bits = [f"task={self.task!r}", f"n_samples={self.n_samples}", f"classes={shown}"]
         if self.name:
             bits.insert(0, f"name={self.name!r}")
         bits.append(f"accuracy={o['accuracy']:.4f}")
