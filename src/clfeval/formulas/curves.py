@@ -27,6 +27,9 @@ __all__ = [
     "roc_auc",
     "partial_roc_auc",
     "average_precision",
+    "partial_area",
+    "partial_roc_area",
+    "mcclish_standardized",
     "roc_points",
     "precision_recall_points",
     "det_points",
@@ -188,6 +191,70 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
     return float(out) if out.ndim == 0 else out
 
 
+def partial_area(x: np.ndarray, y: np.ndarray, lo: float, hi: float) -> float:
+    """Area under the polyline through (x, y) (x non-decreasing) between x = lo and x = hi.
+
+    Exact for a ROC curve with ties: the segment of tied scores is the straight line the polyline
+    draws. At a vertical step on a boundary, the area starts where the polyline leaves ``lo`` and
+    ends where it arrives at ``hi``.
+
+    >>> x, y = np.array([0.0, 0.5, 0.5, 1.0]), np.array([0.0, 0.5, 1.0, 1.0])
+    >>> partial_area(x, y, 0.0, 0.5), partial_area(x, y, 0.5, 1.0), partial_area(x, y, 0.25, 0.75)
+    (0.125, 0.5, 0.34375)
+    """
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    inside = (x >= lo) & (x <= hi)
+    xs, ys = x[inside], y[inside]
+    if xs.size == 0 or xs[0] > lo:
+        xs, ys = np.concatenate(([lo], xs)), np.concatenate((interpolate_roc(np.array([lo]), x, y), ys))
+    if xs[-1] < hi:
+        xs, ys = np.append(xs, hi), np.append(ys, interpolate_roc(np.array([hi]), x, y, side="low"))
+    return trapezoid(xs, ys)
+
+
+def partial_roc_area(fpr: np.ndarray, tpr: np.ndarray, lo: float, hi: float, axis: str = "fpr"
+                     ) -> tuple[float, float, float]:
+    """A partial area of a ROC curve, with the areas McClish's standardisation maps to 0.5 and 1.
+
+    ``axis="fpr"``: the area under the curve for FPR in [lo, hi]; a chance curve (the diagonal)
+    has (hi² - lo²) / 2 there, a perfect one hi - lo. ``axis="tpr"``: the area to the right of the
+    curve for TPR in [lo, hi], i.e. the integral of specificity over sensitivity (pROC's
+    ``partial.auc.focus="se"``); chance has (hi - lo) - (hi² - lo²) / 2, perfect hi - lo. Over
+    [0, 1] either is the AUC.
+
+    Returns (area, chance area, perfect area).
+
+    >>> fpr, tpr = np.array([0.0, 0.0, 1.0]), np.array([0.0, 1.0, 1.0])  # a perfect ranking
+    >>> [round(v, 12) for v in partial_roc_area(fpr, tpr, 0.0, 0.1) + partial_roc_area(fpr, tpr, 0.8, 1.0, "tpr")]
+    [0.1, 0.005, 0.1, 0.2, 0.02, 0.2]
+    """
+    if axis == "fpr":
+        area = partial_area(fpr, tpr, lo, hi)
+        chance = (hi * hi - lo * lo) / 2
+    elif axis == "tpr":  # specificity over sensitivity: (hi - lo) minus the area under FPR(TPR)
+        area = (hi - lo) - partial_area(tpr, fpr, lo, hi)
+        chance = (hi - lo) - (hi * hi - lo * lo) / 2
+    else:
+        raise ValueError(f"axis must be 'fpr' or 'tpr', got {axis!r}.")
+    return area, chance, hi - lo
+
+
+def mcclish_standardized(area: float, chance: float, perfect: float, below_chance: bool = False) -> float:
+    """McClish's standardised partial area: 0.5 for the chance area, 1 for the perfect one
+    (McClish 1989, Med Decis Making 9:190; scikit-learn's ``max_fpr`` and pROC's
+    ``partial.auc.correct``). Below chance pROC calls it undefined (NaN here) and scikit-learn
+    extends the line below 0.5 (``below_chance=True``).
+
+    >>> mcclish_standardized(0.1, 0.005, 0.1), mcclish_standardized(0.0525, 0.005, 0.1)
+    (1.0, 0.75)
+    >>> mcclish_standardized(0.0, 0.005, 0.1), mcclish_standardized(0.0, 0.005, 0.1, below_chance=True)
+    (nan, 0.4736842105263158)
+    """
+    if not (area >= chance or below_chance):
+        return float("nan")
+    return float(0.5 * (1 + (area - chance) / (perfect - chance)))
+
+
 def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
     """Standardised partial AUC over FPR in [0, max_fpr] (McClish correction), from 1-D counts.
 
@@ -201,14 +268,7 @@ def partial_roc_auc(neg: np.ndarray, pos: np.ndarray, max_fpr: float) -> float:
         return float("nan")
     fpr = np.concatenate(([0.0], fps / fps[-1]))
     tpr = np.concatenate(([0.0], tps / tps[-1]))
-    stop = int(np.searchsorted(fpr, max_fpr, side="right"))
-    if stop >= fpr.size:  # max_fpr reaches the last point: the whole curve
-        area = trapezoid(fpr, tpr)
-    else:
-        end = interpolate_roc(max_fpr, fpr[stop - 1 : stop + 1], tpr[stop - 1 : stop + 1])
-        area = trapezoid(np.append(fpr[:stop], max_fpr), np.append(tpr[:stop], end))
-    min_area = 0.5 * max_fpr**2
-    return float(0.5 * (1 + (area - min_area) / (max_fpr - min_area)))
+    return mcclish_standardized(*partial_roc_area(fpr, tpr, 0.0, max_fpr), below_chance=True)
 
 
 def average_precision(
