@@ -387,6 +387,16 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture(scope="module")
+def asah():
+    """pROC's aSAH data set (shared/data/aSAH.csv) as a DataFrame, or skip saying where it was looked for."""
+    path = SHARED_DATA / "aSAH.csv"
+    if not path.exists():
+        pytest.skip(f"the aSAH data set (pROC) is not at {path.resolve()}; the pROC reference tests need shared/data")
+    pd = pytest.importorskip("pandas")
+    return pd.read_csv(path)
+
+
 # -- plots (tests/plot): matplotlib's Agg canvas, every pyplot figure closed after each test ----
 
 

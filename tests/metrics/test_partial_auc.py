@@ -10,7 +10,6 @@ is McClish's standardisation.
 from __future__ import annotations
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +21,6 @@ from clfeval.exceptions import UndefinedMetricWarning
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
 
-ASAH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "aSAH.csv"
 
 #: (marker, axis, (a, b) in clfeval's terms, standardized, pROC's value); NaN: pROC returns NA with a warning
 PROC = [
@@ -53,14 +51,6 @@ PROC = [
     ("wfns", "fpr", (0.0, 1.0), True, 0.823678861788618),  # full interval == full AUC
     ("ndka", "tpr", (0.0, 1.0), True, 0.611957994579946),
 ]
-
-
-@pytest.fixture(scope="module")
-def asah():
-    if not ASAH.exists():
-        pytest.skip(f"the aSAH data set (pROC) is not at {ASAH}; the pROC reference tests need shared/data")
-    pd = pytest.importorskip("pandas")
-    return pd.read_csv(ASAH)
 
 
 @pytest.mark.parametrize(("marker", "axis", "bounds", "standardized", "want"), PROC)

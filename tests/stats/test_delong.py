@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,16 +13,6 @@ from scipy import stats
 from sklearn.metrics import roc_auc_score
 
 from clfeval.stats.delong import delong, delong_auc_ci, delong_placements
-
-ASAH = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "aSAH.csv"
-
-
-@pytest.fixture(scope="module")
-def asah():
-    if not ASAH.exists():
-        pytest.skip(f"the aSAH data set (pROC) is not at {ASAH}; the pROC reference tests need shared/data")
-    pd = pytest.importorskip("pandas")
-    return pd.read_csv(ASAH)
 
 
 # pROC's own test suite, tests/testthat/test-roc.test.R (github.com/xrobin/pROC), with
