@@ -250,7 +250,8 @@ def mcclish_standardized(area: float, chance: float, perfect: float, below_chanc
     >>> mcclish_standardized(0.0, 0.005, 0.1), mcclish_standardized(0.0, 0.005, 0.1, below_chance=True)
     (nan, 0.4736842105263158)
     """
-    if not (area >= chance or below_chance):
+    # below chance by more than rounding (a constant score's area is chance to the last bits)
+    if not (below_chance or area >= chance - 1e-12 * perfect):
         return float("nan")
     return float(0.5 * (1 + (area - chance) / (perfect - chance)))
 
