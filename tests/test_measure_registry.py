@@ -108,7 +108,7 @@ def close(a: np.ndarray, b: np.ndarray) -> None:
 def test_entries_are_complete_and_consistent(measure: Measure) -> None:
     assert measure.name and measure.title and measure.description and measure.label and measure.short
     assert measure.lower < measure.upper
-    assert measure.kind in ("per_class", "overall", "area", "count")
+    assert measure.kind in ("per_class", "overall", "area", "count", "ranking", "calibration")
     if measure.undefined_because is not None:
         assert measure.undefined_because.strip() == measure.undefined_because != ""
     for other in (measure.swap_classes, measure.swap_truth):

@@ -45,6 +45,12 @@ __all__ = ["GroupMetric", "group_metric", "default_metrics", "SCOPES"]
 SCOPES = ("micro", "macro", "weighted")
 
 
+def _group_measure(key: str) -> Measure | None:
+    """The registry measure a group table can hold (a report column, an overall number or an area)."""
+    measure = resolve(key) or (MEASURES["predicted_positive_rate"] if key == "selection_rate" else None)
+    return measure if measure is not None and measure.kind in ("per_class", "overall", "area", "count") else None
+
+
 def metric_key_parts(key: str) -> tuple[Measure, str | None]:
     """(the registry measure, the scope after the dot or None) that a metric key names; a
     ValueError listing the known names for any other key.
@@ -52,16 +58,16 @@ def metric_key_parts(key: str) -> tuple[Measure, str | None]:
     >>> [(m.name, scope) for m, scope in map(metric_key_parts, ["f0.5", "selection_rate", "recall.b"])]
     [('f0.5', None), ('predicted_positive_rate', None), ('recall', 'b')]
     """
-    measure = resolve(key) or (MEASURES["predicted_positive_rate"] if key == "selection_rate" else None)
+    measure = _group_measure(key)
     if measure is not None:
         return measure, None
     for i, ch in enumerate(key):
         if ch == ".":
             head = key[:i]
-            measure = resolve(head) or (MEASURES["predicted_positive_rate"] if head == "selection_rate" else None)
+            measure = _group_measure(head)
             if measure is not None:
                 return measure, key[i + 1:]
-    known = sorted(n for n, mm in MEASURES.items() if mm.kind != "count")
+    known = sorted(n for n, mm in MEASURES.items() if mm.kind in ("per_class", "overall", "area"))
     raise ValueError(f"unknown metric {key!r}; use one of {known} or 'selection_rate', optionally with "
                      f"a scope after a dot: an average ({', '.join(SCOPES)}) or a class, e.g. 'recall.macro'.")
 

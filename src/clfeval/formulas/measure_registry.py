@@ -36,8 +36,10 @@ __all__ = ["Measure", "MEASURES", "title", "label", "undefined_because", "measur
 #: per_class: a rate of one class against the rest, formula(tp, fp, fn, tn);
 #: overall: a number of the whole (k, k) table, formula(table);
 #: area: an area under a curve of scores (formula in :mod:`clfeval.formulas.curves`, of a ranking);
-#: count: a count of samples
-Kind = Literal["per_class", "overall", "area", "count"]
+#: count: a count of samples; ranking: a number of the scores' rankings beyond the report's areas,
+#: asked for by name (partial AUC over a range, the PRG area, one-vs-one AUC); calibration: a number of
+#: how well probabilities are calibrated (smooth ECE, the CORP decomposition)
+Kind = Literal["per_class", "overall", "area", "count", "ranking", "calibration"]
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,34 @@ MEASURES: dict[str, Measure] = {
                 aliases=("cohen_kappa", "cohen_kappa_score"), swap_classes="kappa", swap_truth="kappa"),
         Measure("hamming_loss", "Hamming loss", "Hamming loss (share of label decisions wrong)", "overall", None,
                 higher_is_better=False),
+        # numbers of the scores beyond the report's columns, each in its own section of the report
+        Measure("partial_auc", "partial AUC", "area under the ROC curve over a range of FPR or TPR, "
+                "McClish-standardised (0.5 chance, 1 perfect) unless asked raw", "ranking", None, short="pAUC",
+                undefined_because="only one of the two sides present, or (standardised) below the chance line",
+                in_report=False),
+        Measure("prg_auc", "PRG AUC", "area under the precision-recall-gain curve (Flach & Kull 2015)",
+                "ranking", None, short="AUPRG", undefined_because="only one of the two sides present",
+                in_report=False, lower=-float("inf")),
+        Measure("ovo_auc", "Hand-Till AUC", "mean one-vs-one ROC AUC over all pairs of classes, Hand & "
+                "Till's M (scikit-learn's multi_class='ovo', average='macro')", "ranking", None, short="M",
+                undefined_because="fewer than two classes present", in_report=False),
+        Measure("ovo_auc_weighted", "weighted one-vs-one AUC", "one-vs-one ROC AUC over pairs of classes, "
+                "each pair weighted by its share of the samples (scikit-learn's multi_class='ovo', "
+                "average='weighted')", "ranking", None, short="M (wtd)",
+                undefined_because="fewer than two classes present", in_report=False),
+        Measure("smooth_ece", "smooth ECE", "smooth expected calibration error (Blasiok & Nakkiran 2023): "
+                "the kernel-smoothed reliability curve's mean distance from the diagonal", "calibration", None,
+                higher_is_better=False, short="smECE", in_report=False),
+        Measure("corp_miscalibration", "miscalibration (MCB)", "CORP miscalibration: the score of the "
+                "probabilities minus that of their isotonic recalibration (Dimitriadis, Gneiting & Jordan "
+                "2021)", "calibration", None, higher_is_better=False, short="MCB", upper=float("inf"),
+                in_report=False),
+        Measure("corp_discrimination", "discrimination (DSC)", "CORP discrimination: the score of the "
+                "climatology (base rate) minus that of the isotonic recalibration", "calibration", None,
+                short="DSC", upper=float("inf"), in_report=False),
+        Measure("corp_uncertainty", "uncertainty (UNC)", "CORP uncertainty: the score of the climatology "
+                "(base rate), a property of the data alone", "calibration", None, higher_is_better=None,
+                short="UNC", upper=float("inf"), in_report=False),
         # of the threshold sweep and operating points only
         _rate("predicted_positive_rate", "predicted positive rate", "share predicted positive (TP + FP) / n",
               lambda tp, fp, fn, tn: m.ratio(tp + fp, tp + fp + fn + tn), None, higher_is_better=None,
