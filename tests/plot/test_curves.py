@@ -135,6 +135,18 @@ def test_iso_f1_lines_have_constant_f1(ax):
     assert PrecisionRecallDisplay.from_predictions(Y, S, ax=Figure().add_subplot(), iso_f1=()).iso_f1_lines_ == []
 
 
+def test_iso_f1_labels_stay_inside_a_zoomed_plot(ax):
+    """The labels sit at recall 1; zoomed to recall <= 0.5 they are not drawn (they were, outside the axes)."""
+    PrecisionRecallDisplay.from_evaluation(clfeval.evaluate(Y, y_score=S), ax=ax)
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    renderer = FigureCanvasAgg(ax.figure).get_renderer()
+    assert len(ax.texts) == len(ISO_F1) and all(t._check_xy(renderer) for t in ax.texts)
+    ax.set_xlim(0, 0.5)
+    drawn = [t for t in ax.texts if t._check_xy(renderer)]
+    assert drawn == []
+
+
 def test_pyplot_figure_when_no_axes():
     import matplotlib.pyplot as plt
 

@@ -89,7 +89,7 @@ def draw_iso_f1(ax: Axes, values: Sequence[float] = ISO_F1) -> list[Line2D]:
         )
         ax.annotate(
             f"F1={f:g}", xy=(1.0, p[-1]), xytext=(4, 0), textcoords="offset points",
-            ha="left", va="center", fontsize="x-small", color="0.45", annotation_clip=False,
+            ha="left", va="center", fontsize="x-small", color="0.45", annotation_clip=True,  # hidden when zoomed past it
         )
         lines.append(line)
     return lines
