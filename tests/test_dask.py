@@ -433,3 +433,17 @@ def test_worker_killed_midway_loses_and_doubles_nothing(cluster):
     assert got.confusion.counts.tolist() == want.confusion.counts.tolist()
     assert_same(got, want)
     client.wait_for_workers(2, timeout=60)  # the nanny restarts it
+
+
+def test_option_errors_blame_no_partition_and_value_errors_name_the_row_of_all_data(sync):
+    """pos_label is wrong for all the data, not for one partition; a bad value is named by its row in all
+    the data (it was named by its row within its partition, beside the partition's number)."""
+    y = np.array([0, 1, 0, 1] * 10)
+    frame = dd.from_pandas(pd.DataFrame({"y": y, "p": np.linspace(0, 1, 40)}), npartitions=3)
+    with pytest.raises(ValueError) as e:
+        evaluate(frame["y"], y_score=frame["p"], pos_label=5)
+    assert str(e.value) == "pos_label=5 is not one of the classes [0, 1]."
+    with pytest.raises(ValueError) as e:
+        evaluate(frame["y"], y_score=frame["p"], labels=[0, 2])
+    row = e.value.row
+    assert y[row] == 1 and str(e.value).startswith(f"partition {e.value.partition} of 3: y_true[{row}] = 1 is not")

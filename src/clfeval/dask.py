@@ -607,6 +607,8 @@ def _rows(index: int, n_parts: int, specs: tuple, pieces: tuple) -> tuple[list[A
 
 
 def _in_partition(index: int, n_parts: int, exc: Exception) -> Exception:
+    if isinstance(exc, ValuesError) and exc.position is None and exc.argument not in _ROLES:
+        return exc  # about an option (pos_label, labels): no partition is to blame
     message = f"partition {index} of {n_parts}: {exc}"
     if isinstance(exc, ValuesError):  # where the bad value is: its partition (the driver finds its row)
         out = ValuesError(message, argument=exc.argument, kind=exc.kind, position=exc.position, column=exc.column,
@@ -646,8 +648,13 @@ def _located(exc: ValuesError, source: _Source, roles: list[str], client: Any) -
         lengths = _compute(_delayed(list)(source.tasks(_partition_length, roles)[:index]), client) if index else []
     except Exception:  # counting failed too: the partition says where
         return exc
-    exc.row = int(sum(lengths)) + exc.position  # type: ignore[attr-defined]
-    return exc
+    row = int(sum(lengths)) + exc.position
+    # the message named the row within its partition: name the row of all the data instead
+    message = str(exc).replace(f"{exc.argument}[{exc.position}", f"{exc.argument}[{row}", 1)
+    out = ValuesError(message, argument=exc.argument, kind=exc.kind, position=exc.position, column=exc.column,
+                      value=exc.value, count=exc.count, allowed=exc.allowed)
+    out.partition, out.row = index, row  # type: ignore[attr-defined]
+    return out
 
 
 def _partition_length(index: int, n_parts: int, options: Any, specs: tuple, *pieces: Any) -> int:
