@@ -431,9 +431,11 @@ def _report_numbers_close(got: str, expected: str) -> None:
     digits=st.sampled_from([2, 0, 1, 4, 7]),
     zero_division=st.sampled_from(ZERO_DIVISIONS),
     output_dict=st.booleans(),
-    names=st.sampled_from(["none", "match", "match", "match", "none", "none", "mismatch"]),
+    names=st.sampled_from(["none", "match"]),
 )
 def test_classification_report_parity(data, digits, zero_division, output_dict, names):
+    if rarely(data.draw):  # names of the wrong length, which scikit-learn refuses: rare, so that most
+        names = "mismatch"  # examples compare values (it came up in a third of them with some seeds)
     if data.draw(st.booleans(), label="multilabel"):
         yt, yp = data.draw(indicator_pairs())
         labels = data.draw(multilabel_labels(yt.shape[1]))
