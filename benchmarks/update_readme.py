@@ -9,9 +9,10 @@ CROSS-EVALUATE-TABLE ones, ``results/streaming_table.md`` (benchmarks/streaming_
 between the STREAMING-TABLE ones and ``results/metric_at_thresholds_table.md``
 (benchmarks/metric_at_thresholds_bench.py) between the AT-THRESHOLDS-TABLE ones, and
 ``results/coverage_summary.md`` (benchmarks/coverage.py) between the COVERAGE-TABLE ones,
-``results/groups_table.md`` (benchmarks/groups_bench.py) between the GROUPS-TABLE ones and
+``results/groups_table.md`` (benchmarks/groups_bench.py) between the GROUPS-TABLE ones,
 ``results/group_coverage_summary.md`` (benchmarks/group_coverage.py) between the
-GROUP-COVERAGE-TABLE ones.
+GROUP-COVERAGE-TABLE ones and ``results/measures_table.md`` (benchmarks/measures_bench.py)
+between the MEASURES-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -45,6 +46,7 @@ TABLES = [
     (HERE / "results" / "coverage_summary.md", "COVERAGE-TABLE", "benchmarks/coverage.py"),
     (HERE / "results" / "groups_table.md", "GROUPS-TABLE", "benchmarks/groups_bench.py"),
     (HERE / "results" / "group_coverage_summary.md", "GROUP-COVERAGE-TABLE", "benchmarks/group_coverage.py"),
+    (HERE / "results" / "measures_table.md", "MEASURES-TABLE", "benchmarks/measures_bench.py"),
 ]
 
 

@@ -19,6 +19,7 @@ ORDER = (
     "plot_bootstrap_632.py",
     "plot_costs_and_thresholds.py",
     "plot_calibration.py",
+    "plot_deployment_prevalence_and_corp.py",
     "plot_groups.py",
     "plot_streaming.py",
     "plot_html_report.py",

@@ -32,10 +32,21 @@ def assert_close(a, b, rel=1e-9):
         assert a == b
 
 
+def without_binned_calibration(ca: dict | None, cb: dict | None) -> None:
+    """Drop the smooth ECE and CORP of two "calibration" entries read off different statistics: a
+    multi-class stream keeps a histogram, so they run over its bins, not over the distinct
+    probabilities (bounds in tests/test_smooth_ece.py and tests/test_corp.py)."""
+    ca, cb = ca or {}, cb or {}
+    if ca.get("corp") and cb.get("corp") and ca["corp"]["grouping"] != cb["corp"]["grouping"]:
+        for key in ("smooth_ece", "corp"):
+            ca.pop(key), cb.pop(key)
+
+
 def assert_same(got: clfeval.Evaluation, want: clfeval.Evaluation, *, exact: bool = True) -> None:
     """Equal plain forms: exactly (the calibration histograms to rounding: they sum in another
     order), or everything to rounding (float weights)."""
     a, b = plain(got), plain(want)
+    without_binned_calibration(a.get("calibration"), b.get("calibration"))
     if exact:
         ca, cb = a.pop("calibration"), b.pop("calibration")
         assert a == b

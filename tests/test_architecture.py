@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("statistics", (  # the sufficient statistics that merge: counts, score tables, rankings, bins
         "clfeval.statistics", "clfeval.statistics.*",
         "clfeval.calibration.inputs", "clfeval.calibration.states", "clfeval.calibration.results",
-        "clfeval.calibration.views",
+        "clfeval.calibration.views", "clfeval.calibration.modern",
     )),
     ("results", ("clfeval.results", "clfeval.results.*")),  # result types read off the statistics
     ("uncertainty", ("clfeval.uncertainty", "clfeval.uncertainty.*")),  # an interval for every number

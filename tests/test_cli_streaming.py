@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -149,7 +150,24 @@ def test_multiclass_per_class_scores_costs_and_calibration(tmp_path: Path) -> No
     data = streamed[3]
     assert data["labels"] == ["cat", "ant", "bee"] and data["task"] == "multiclass"
     assert data["calibration"] is not None and "error" not in data["calibration"]
-    assert streamed[1] == memory[1]
+    # Hand & Till's M: the stream keeps each column's k-class cells (clfeval.statistics.class_cells),
+    # so it has M and the weighted variant of all rows, to the last bit (integer counts)
+    for key, title in {"ovo_auc": "Hand-Till AUC", "ovo_auc_weighted": "weighted one-vs-one AUC"}.items():
+        assert data["report"]["overall"][key] == memory[3]["report"]["overall"][key] > 0.5
+        assert title in streamed[1] and title in memory[1]
+
+    # a multi-class stream keeps a histogram: its smooth ECE and CORP run over the bins (and say so),
+    # in memory over the distinct probabilities (bounds in tests/test_smooth_ece.py, tests/test_corp.py)
+    assert "over 2520 equal-width bins" in " ".join(streamed[1].split())
+    assert data["calibration"]["corp"]["grouping"].startswith("2520 equal-width bins")
+    for d in (memory[3], data):
+        d["calibration"].pop("smooth_ece"), d["calibration"].pop("corp")
+
+    def words(out: str) -> str:  # the report but its smooth ECE / CORP line (over bins in the stream)
+        kept = " ".join(" ".join(line.split()) for line in out.splitlines())
+        return re.sub(r"smooth ECE .*? log score \S+ = MCB \S+ - DSC \S+ \+ UNC \S+", "", kept)
+
+    assert words(streamed[1]) == words(memory[1])
     assert_same(memory[3], data, rel=1e-12)
 
 

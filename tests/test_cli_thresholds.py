@@ -61,7 +61,7 @@ def test_cost_matrix_inline_and_from_a_file(binary_csv: Path, tmp_path: Path) ->
     (["--cost", "0,1;1"], "must hold numbers only|must be square"),
     (["--cost", "0,1,2;1,0,2;1,1,0"], "the cost matrix must be 2 x 2; got 3 x 3"),
     (["--cost", "0,1,2;1,0,2;1,1,0", "--threshold", "min-cost"], "the cost matrix must be 2 x 2; got 3 x 3"),
-    (["--prevalence", "0.3"], "give --cost too"),
+    (["--prevalence", "0.3,0.7"], "give --cost too"),  # one number stands alone (tests/test_cli_prevalence.py)
     (["--threshold", "max-fbeta"], "needs --beta"),
 ])
 def test_bad_threshold_and_cost_options_are_usage_errors(binary_csv: Path, args: list[str], message: str) -> None:

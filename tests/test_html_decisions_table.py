@@ -330,8 +330,13 @@ def test_binary_costs_and_calibration_paragraphs(cancer: clfeval.Evaluation, can
 
 def test_binary_charts_hold_the_evaluations_curves(cancer: clfeval.Evaluation, cancer_page: Page) -> None:
     rel = cancer.calibration().reliability
-    bars, _, line = cancer_page.figure("reliability-1")["data"]
+    bars, _, line, *corp = cancer_page.figure("reliability-1")["data"]  # then the CORP band and curve
     assert bars["y"] == rel.weight.tolist() and sum(bars["y"]) == 569
+    full = cancer.calibration().corp  # the chart keeps every step of the curve, and some points between
+    x, y = full.x.tolist(), full.recalibrated.tolist()
+    steps = {x[i] for i in range(1, len(x)) if y[i] != y[i - 1]} | {x[i - 1] for i in range(1, len(x)) if y[i] != y[i - 1]}
+    assert steps <= set(corp[-1]["x"]) <= set(x) and {x[0], x[-1]} <= set(corp[-1]["x"])
+    assert corp[-1]["y"] == pytest.approx([y[x.index(v)] for v in corp[-1]["x"]], rel=1e-5)  # 6 digits
     assert line["x"] == pytest.approx([None if np.isnan(v) else v for v in rel.mean_predicted], abs=1e-12)
     assert line["y"] == pytest.approx([None if np.isnan(v) else v for v in rel.observed], abs=1e-12)
 
@@ -553,7 +558,8 @@ def test_hostile_names_are_escaped(tmp_path: Path) -> None:
     raw = page.text[page.text.index('<section class="decisions"'):]
     raw = raw[:raw.index("</section>")]
     assert "<script>" not in raw and "<img" not in raw
-    assert raw.count("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;") == len(RULES)
+    # each rule's row names the positive class, and so does the CORP line (its view)
+    assert raw.count("&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;") == len(RULES) + 1
 
 
 def test_several_models_each_get_their_own_section(cancer: clfeval.Evaluation, tmp_path: Path) -> None:

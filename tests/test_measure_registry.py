@@ -447,7 +447,10 @@ def test_interval_measures_are_the_registrys(evaluations) -> None:
                  for mm in measures_of_kind("per_class") if mm.in_report]
         iv = ev.intervals()
         assert list(iv["per_class"]) == rates + areas
-        assert list(iv["overall"]) == overall + areas
+        # a multi-class task with scores adds Hand & Till's M (registry kind "ranking") overall
+        ovo = [mm.name for mm in measures_of_kind("ranking") if mm.name.startswith("ovo_auc")]
+        assert list(iv["overall"]) == overall + areas + (ovo if ev.task == "multiclass" else [])
+        assert list(ev.report.overall)[len(overall) + len(areas):] == (ovo if ev.task == "multiclass" else [])
         for row in iv["averages"].values():  # micro areas only where they are defined
             assert list(row)[:len(rates)] == rates and set(list(row)[len(rates):]) <= set(areas)
         keys = confusion_metrics(np.array([[5, 1, 0], [2, 6, 1], [0, 3, 4]]), beta)

@@ -273,6 +273,10 @@ def without_binning(d: dict) -> dict:
     d = dict(d)
     d.pop("binning", None)
     d["report"] = {**d["report"], "notes": [n for n in d["report"]["notes"] if not n.startswith("Scores binned")]}
+    cal = d.get("calibration")
+    if cal and cal.get("corp"):  # smooth ECE and CORP name the binned scores they read
+        d["calibration"] = {**cal, "smooth_ece": {**cal["smooth_ece"], "grouping": "distinct probabilities"},
+                            "corp": {**cal["corp"], "grouping": "distinct probabilities"}}
     return d
 
 

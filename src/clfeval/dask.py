@@ -97,6 +97,7 @@ def evaluate(
     settings: StreamSettings | None = None,
     groups: Any = None,
     group_missing: str = "error",
+    prevalence: float | None = None,
 ) -> Evaluation:
     """:func:`clfeval.evaluate` on dask data: per-partition statistics, merged in a tree.
 
@@ -162,6 +163,8 @@ def evaluate(
         Group membership of each row, for per-group evaluations; default None.
     group_missing : {"error", "keep"}, default "error"
         Whether a missing group value is an error or a group of its own.
+    prevalence : float, optional
+        A binary task's measures also at this prevalence, as in :func:`clfeval.evaluate`; default None.
 
     Returns
     -------
@@ -180,7 +183,7 @@ def evaluate(
     (['cat', 'dog', 'eel'], [[2, 0, 0], [1, 1, 0], [0, 1, 1]])
     """
     options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
-                                 target_names=target_names, name=name)
+                                 target_names=target_names, name=name, prevalence=prevalence)
     settings = StreamSettings.of(settings, mode, max_distinct, bits)
     lazy, source = _plan(y_true, y_pred, y_score, sample_weight, data=data, options=options, settings=settings,
                          split_every=split_every, client=client, groups=groups, group_missing=group_missing)

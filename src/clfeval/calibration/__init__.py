@@ -49,6 +49,15 @@ an interior edge or equals 1.
 
 Counts are int64 (exact) without sample weights; with weights they are float64 weights.
 
+**Smooth ECE and CORP.** Every report also carries the smooth ECE (Błasiok & Nakkiran 2023,
+:class:`SmoothECE`, equal to ``relplot.smECE``) and the CORP reliability diagram (Dimitriadis,
+Gneiting & Jordan 2021, :class:`CORPDiagram`: the isotonic recalibration, its 90% consistency band,
+and the Brier and log score split into MCB - DSC + UNC, :class:`CORPDecomposition`) of its headline
+view. Both need only the view's sorted distinct probabilities with their outcome weights: exact from
+a :class:`CalibrationTable`, an Evaluation's ranking, or an exact stream (they merge exactly); from a
+:class:`CalibrationHistogram` (or a binned stream) the isotonic fit runs over bins and the smoothing
+over bin means, named in their ``grouping`` (see :mod:`~clfeval.calibration.modern`).
+
 >>> y = [0, 0, 1, 1, 1, 0]
 >>> p = [0.1, 0.3, 0.8, 0.9, 0.6, 0.6]
 >>> round(expected_calibration_error(y, p, n_bins=5), 6)
@@ -61,7 +70,8 @@ Counts are int64 (exact) without sample weights; with weights they are float64 w
 :mod:`~clfeval.calibration.bin_sums` (per-bin sums and the formulas that read them),
 :mod:`~clfeval.calibration.binning` (bin edges and bin assignment),
 :mod:`~clfeval.calibration.views` (the views' bin sums from validated arrays),
-:mod:`~clfeval.calibration.results` (result types), :mod:`~clfeval.calibration.states` (the
+:mod:`~clfeval.calibration.results` (result types), :mod:`~clfeval.calibration.modern` (smooth ECE
+and CORP of one view), :mod:`~clfeval.calibration.states` (the
 mergeable states), :mod:`~clfeval.calibration.inputs` (reading ``y_true`` / ``y_prob`` and
 Evaluations), :mod:`~clfeval.calibration.functions` (the scikit-learn-style functions) and
 :mod:`~clfeval.calibration.of_evaluation` (an Evaluation's calibration).
@@ -83,6 +93,7 @@ from clfeval.calibration.inputs import ROUNDED_ROWS_TOLERANCE
 from clfeval.calibration.of_evaluation import binary_calibration_report, calibration_of_evaluation
 from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve
 from clfeval.calibration.states import CalibrationHistogram, CalibrationTable, State, calibration_of
+from clfeval.calibration.modern import CORPDecomposition, CORPDiagram, SmoothECE
 
 __all__ = [
     "calibration_curve",
@@ -100,4 +111,7 @@ __all__ = [
     "ReliabilityCurve",
     "BrierDecomposition",
     "CalibrationReport",
+    "SmoothECE",
+    "CORPDecomposition",
+    "CORPDiagram",
 ]

@@ -14,11 +14,19 @@ from clfeval.calibration.bin_sums import binned_calibration_error
 from clfeval.calibration.binning import inverted_cdf_edges, linear_quantile_edges, uniform_edges
 from clfeval.calibration.checks import NORMS, STRATEGIES, check_choice, check_n_bins
 from clfeval.calibration.inputs import evaluation_inputs, onto_unit_interval
+from clfeval.calibration.modern import (
+    DISTINCT,
+    of_view_counts,
+    view_counts_of_bins,
+    view_counts_of_ranking,
+    view_counts_of_table,
+)
 from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve
 from clfeval.calibration.states import State, calibration_of
 from clfeval.calibration.views import decreasing_bins
 
-__all__ = ["calibration_of_evaluation", "binary_calibration_report", "calibration_report"]
+__all__ = ["calibration_of_evaluation", "binary_calibration_report", "calibration_report", "headline_view_counts",
+           "smooth_ece_interval_of"]
 
 
 def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
@@ -55,7 +63,8 @@ def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
 
 
 def binary_calibration_report(
-    ranking: Any, *, classes: Sequence[Any], positive: int, n_bins: int = 15, strategy: str = "uniform"
+    ranking: Any, *, classes: Sequence[Any], positive: int, n_bins: int = 15, strategy: str = "uniform",
+    grouping: str = DISTINCT,
 ) -> CalibrationReport:
     """The calibration report of a binary evaluation's positive-class probabilities, read off its
     :class:`~clfeval.statistics.rankings.BinaryRanking` (the distinct probabilities with their outcome counts,
@@ -78,11 +87,14 @@ def binary_calibration_report(
     strategy : {"uniform", "quantile"}, default="uniform"
         "uniform": bins of equal width on [0, 1]; "quantile": edges at quantiles of the
         probabilities.
+    grouping : str, default="distinct probabilities"
+        What each distinct score of the ranking is (a binned stream's grid values: say so); named
+        in the smooth ECE and the CORP diagram, which read the ranking's distinct scores.
 
     Returns
     -------
     CalibrationReport
-        The report, in mode "binary".
+        The report, in mode "binary", with smooth ECE and the CORP diagram.
 
     Examples
     --------
@@ -136,7 +148,7 @@ def binary_calibration_report(
     ece3 = {norm: binned_calibration_error(*w_gap, norm) for norm in NORMS}
     # the per-sample terms of BrierSum (2 (y - v)^2 over both columns) and LogLossSum
     brier_sum, log_loss_sum = BrierSum(2.0 * brier_total, total, 2), LogLossSum(log_total, total, 2)
-    return CalibrationReport(
+    report = CalibrationReport(
         mode="binary", n_bins=n_bins, strategy=strategy,
         ece=ece3["l1"], ece_l2=ece3["l2"], ece_max=ece3["max"], ece_by_mode={"binary": ece3["l1"]},
         brier=brier_sum.score(),
@@ -145,6 +157,7 @@ def binary_calibration_report(
         reliability=ReliabilityCurve.from_bins(binned, f"positive class {classes[positive]}", strategy),
         classes=tuple(classes), total_weight=total,
     )
+    return of_view_counts(report, view_counts_of_ranking(ranking), grouping, same_view=True)
 
 
 def calibration_report(ev: Any, n_bins: int, strategy: str) -> CalibrationReport:
@@ -155,11 +168,56 @@ def calibration_report(ev: Any, n_bins: int, strategy: str) -> CalibrationReport
         raise ValueError(f"this evaluation has {what}; calibration needs predicted probabilities "
                          "(predict_proba output) passed as y_score.")
     if ev.task == "binary":
+        grouping = DISTINCT if not ev.binning else "binned scores (each grid value of the stream's binning)"
         return binary_calibration_report(ev.rankings[ev.names[ev.positive_index]], classes=ev.labels.tolist(),
-                                         positive=ev.positive_index, n_bins=n_bins, strategy=strategy)
+                                         positive=ev.positive_index, n_bins=n_bins, strategy=strategy,
+                                         grouping=grouping)
     if ev.cases is None:  # a stream: its bounded histogram (see clfeval.streaming)
         state = ev.calibration_state
         if state is None or isinstance(state, str):
             raise ValueError(f"this stream kept no calibration histogram: {state or 'no probabilities'}.")
         return state.report(n_bins, strategy)
-    return calibration_of_evaluation(ev, n_bins=n_bins if strategy == "uniform" else None).report(n_bins, strategy)
+    if strategy == "quantile":
+        return calibration_of_evaluation(ev).report(n_bins, strategy)
+    # uniform bins from the histogram; smooth ECE and CORP from the exact top-label table
+    report = calibration_of_evaluation(ev, n_bins=n_bins).report(n_bins, strategy)
+    exact = calibration_of_evaluation(ev)
+    return of_view_counts(report, view_counts_of_table(exact.tables[exact.n_classes]))
+
+
+def headline_view_counts(ev: Any) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], str]:
+    """(values increasing, neg, pos) of the headline view of an Evaluation with probabilities, and
+    what they are: the binary ranking's distinct scores; a multi-class evaluation's exact top-label
+    table; a multi-class stream's histogram bins (each at its mean)."""
+    ev.calibration()  # the checks (probabilities; a stream kept a state), cached
+    if ev.task == "binary":
+        grouping = DISTINCT if not ev.binning else "binned scores (each grid value of the stream's binning)"
+        return view_counts_of_ranking(ev.rankings[ev.names[ev.positive_index]]), grouping
+    if ev.cases is None:
+        state = ev.calibration_state
+        top = state.sums.row(state.n_classes)
+        return view_counts_of_bins(top), f"{state.n_bins} equal-width bins, each at its mean"
+    exact = calibration_of_evaluation(ev)
+    return view_counts_of_table(exact.tables[exact.n_classes]), DISTINCT
+
+
+def smooth_ece_interval_of(
+    ev: Any, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0, sampling: str = "cross-sectional",
+    kind: str = "percentile",
+) -> Any:
+    """:meth:`Evaluation.smooth_ece_interval <clfeval.evaluation.Evaluation.smooth_ece_interval>`:
+    a bootstrap interval (:func:`clfeval.uncertainty.calibration_intervals.smooth_ece_interval`) of
+    the smooth ECE of the evaluation's headline calibration view, redrawing the cells of its
+    distinct probabilities (or of a stream's bins).
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[0.2, 0.7, 0.9, 0.4, 0.6, 0.3])
+    >>> ci = smooth_ece_interval_of(ev, n_resamples=50)
+    >>> round(ci.estimate, 4) == round(ev.calibration().smooth_ece.value, 4), ci.level
+    (True, 0.95)
+    """
+    from clfeval.uncertainty.calibration_intervals import smooth_ece_interval
+
+    (values, neg, pos), _ = headline_view_counts(ev)
+    return smooth_ece_interval(values, neg, pos, level=level, n_resamples=n_resamples, seed=seed,
+                               sampling=sampling, kind=kind)

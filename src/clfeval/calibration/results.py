@@ -253,6 +253,12 @@ class CalibrationReport:
         The class labels, in order.
     total_weight : float
         Number of samples, or their total weight.
+    smooth_ece : SmoothECE, optional
+        The smooth ECE of the headline view (:mod:`clfeval.calibration.modern`); None where not
+        computed.
+    corp : CORPDiagram, optional
+        The CORP reliability diagram of the headline view with the Brier and log-score
+        decompositions into MCB - DSC + UNC; None where not computed.
 
     Examples
     --------
@@ -277,6 +283,8 @@ class CalibrationReport:
     reliability: ReliabilityCurve
     classes: tuple
     total_weight: float
+    smooth_ece: Any = None
+    corp: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form (valid JSON)."""
@@ -294,13 +302,34 @@ class CalibrationReport:
             "reliability": self.reliability.to_dict(),
             "classes": [c if isinstance(c, (str, int, float, bool)) else str(c) for c in self.classes],
             "total_weight": self.total_weight,
+            "smooth_ece": None if self.smooth_ece is None else self.smooth_ece.to_dict(),
+            "corp": None if self.corp is None else self.corp.to_dict(),
         }
 
     def __repr__(self) -> str:
+        extra = "" if self.smooth_ece is None else f", smooth_ece={self.smooth_ece.value:.4f}"
+        if self.corp is not None:
+            extra += f", corp_brier=({self.corp.brier.text()})"
         return (
             f"CalibrationReport(mode={self.mode!r}, n_bins={self.n_bins}, "
             f"strategy={self.strategy!r}, ece={self.ece:.4f}, ece_l2={self.ece_l2:.4f}, "
-            f"ece_max={self.ece_max:.4f}, brier={self.brier:.4f}, log_loss={self.log_loss:.4f}, "
-            f"total_weight={format_number(self.total_weight)})"
+            f"ece_max={self.ece_max:.4f}, brier={self.brier:.4f}, log_loss={self.log_loss:.4f}"
+            f"{extra}, total_weight={format_number(self.total_weight)})"
         )
+
+    def _repr_html_(self) -> str:
+        from clfeval.support.html_table import html_block, html_table
+
+        def num(v: float) -> str:
+            return f"{v:.4f}"
+
+        rows = [["ECE (L1, L2, max)", f"{num(self.ece)}, {num(self.ece_l2)}, {num(self.ece_max)}"]]
+        if self.smooth_ece is not None:
+            rows.append(["smooth ECE", f"{num(self.smooth_ece.value)} (bandwidth {self.smooth_ece.bandwidth:.4g})"])
+        rows.append(["Brier score", num(self.brier)])
+        rows.append(["log loss", num(self.log_loss)])
+        if self.corp is not None:
+            rows += [[f"CORP {d.score}", f"{num(d.value)} = {d.text(num)}"] for d in (self.corp.brier, self.corp.log)]
+        return html_block("Calibration", html_table(["", "value"], rows),
+                          subtitle=f"({self.mode}, {self.n_bins} {self.strategy} bins)")
 

@@ -31,6 +31,7 @@ from clfeval.calibration.checks import (
     check_rows_sum_to_one,
     first_true,
 )
+from clfeval.calibration.modern import DISTINCT, of_view_counts, view_counts_of_bins, view_counts_of_table
 from clfeval.calibration.results import BrierDecomposition, CalibrationReport, ReliabilityCurve, format_number
 from clfeval.calibration.views import coarsen, table_bins, table_edges, view_histogram, view_table
 
@@ -66,6 +67,10 @@ class _CalibrationState:
         raise NotImplementedError
 
     def _merge_parts(self, other: Any) -> dict[str, Any]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _view_counts(self, view: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], str]:  # pragma: no cover
+        """(values increasing, neg, pos) of one view for smooth ECE and CORP, and what they are."""
         raise NotImplementedError
 
     # -- merging -----------------------------------------------------------------------------------
@@ -165,12 +170,13 @@ class _CalibrationState:
     def report(self, n_bins: int | None = None, strategy: str = "uniform") -> CalibrationReport:
         """Every calibration number of this state (see :class:`CalibrationReport`)."""
         check_choice(strategy, STRATEGIES, "strategy")
-        b = self._bins(self._views(None)[1][0], n_bins, strategy)
+        headline = self._views(None)[1][0]
+        b = self._bins(headline, n_bins, strategy)
         used = b.n_bins
         ece3 = {norm: self.ece(norm, n_bins=used, strategy=strategy) for norm in NORMS}
         modes = ["binary"] if self.positive is not None else []
         by_mode = {m: self.ece(mode=m, n_bins=used, strategy=strategy) for m in modes + ["class-wise", "top-label"]}
-        return CalibrationReport(
+        report = CalibrationReport(
             mode=self.mode,
             n_bins=used,
             strategy=strategy,
@@ -185,6 +191,7 @@ class _CalibrationState:
             classes=self.classes,
             total_weight=self.total_weight,
         )
+        return of_view_counts(report, *self._view_counts(headline))
 
     def _common_dict(self) -> dict[str, Any]:
         return {
@@ -239,6 +246,9 @@ class CalibrationTable(_CalibrationState):
 
     def _merge_parts(self, other: CalibrationTable) -> dict[str, Any]:
         return {"tables": tuple(a.merge(b) for a, b in zip(self.tables, other.tables))}
+
+    def _view_counts(self, view: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], str]:
+        return view_counts_of_table(self.tables[view]), DISTINCT
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: the per-view tables (classes in order, then top-label)."""
@@ -304,6 +314,10 @@ class CalibrationHistogram(_CalibrationState):
     def _merge_parts(self, other: CalibrationHistogram) -> dict[str, Any]:
         assert self.sums is not None and other.sums is not None
         return {"sums": self.sums.merge(other.sums)}
+
+    def _view_counts(self, view: int) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], str]:
+        # each bin at its mean probability: the isotonic fit over bins, the smoothing of bin means
+        return view_counts_of_bins(self._groups(view)), f"{self.n_bins} equal-width bins, each at its mean"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-Python form: the stacked bin sums (classes in order, then top-label)."""

@@ -146,6 +146,8 @@ def _report(args: argparse.Namespace) -> int:
     from clfeval.cli.engines import check_stream_intervals
     from clfeval.cli.notes import add_notes, check_probability_threshold, flipped_scores_note
     from clfeval.cli.options import check_options
+    from clfeval.cli.partial_auc import check_partial
+    from clfeval.cli.prevalence import with_prevalence
     from clfeval.cli.report_options import apply_rule, check_costs_shape, check_prevalence, report_options
     from clfeval.cli.views import Outputs, show_report
     from clfeval.support.progress import Progress
@@ -164,9 +166,11 @@ def _report(args: argparse.Namespace) -> int:
     read = _evaluate(options, notices)
     ev = read.evaluation
     check_stream_intervals(ev, options)
+    check_partial(ev, options.partial)  # --partial-fpr / --partial-tpr need scores
     if options.costs is not None:  # before any rule uses it: a wrong size is a usage error either way
         check_costs_shape(ev, options.costs)
         check_prevalence(options, ev.names)
+    ev = with_prevalence(ev, options.at_prevalence, options.prevalence_text, options.argv)  # --prevalence P
     if options.rule is None and options.threshold is not None:
         check_probability_threshold(ev.score_kind, options.threshold, f"--threshold {options.threshold_text}")
     groups = read.groups

@@ -209,6 +209,9 @@ def check_options(args: argparse.Namespace) -> None:
     if getattr(args, "prevalence", None) is not None:
         shares = read_numbers(args.prevalence, "--prevalence")
         bad = [v for v in shares if not 0.0 <= v <= 1.0]
+        if bad and len(shares) == 1 and getattr(args, "cost", None) is None:  # a binary task's prevalence P
+            raise UsageError(f"--prevalence {args.prevalence}: the positive class's prevalence must be strictly "
+                             "between 0 and 1, e.g. --prevalence 0.05")
         if bad:
             raise UsageError(f"--prevalence {args.prevalence}: a class share must be from 0 to 1, got {bad[0]:g}")
         if len(shares) > 1 and abs(sum(shares) - 1.0) > 1e-9:

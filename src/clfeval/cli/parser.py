@@ -66,8 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                           ".json / .csv file; adds the expected cost, the cost-sensitive error rate and the "
                           "min-cost operating point")
     rep.add_argument("--prevalence", metavar="P[,P...]",
-                     help="class shares to weigh the costs by (binary: the positive class's share); default: "
-                          "the data's mix")
+                     help="binary: the positive class's prevalence P (0 < P < 1) where the model is used: adds "
+                          "PPV, NPV, F, accuracy, MCC, AP and the PR curve at P (and weighs --cost); with --cost, "
+                          "class shares to weigh the costs by; default: the data's mix")
     rep.add_argument("--sample-weight", metavar="COL", help="column of sample weights")
     rep.add_argument("--beta", type=float, metavar="B", help="add an F-beta column")
     rep.add_argument("--name", help="model name (default: the file name)")
@@ -81,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
                           "cases drawn whatever their class, so the prevalence varies) or stratified (so many "
                           "cases of each class, by design)")
     rep.add_argument("--level", type=float, default=0.95, help="confidence level of --ci (default 0.95)")
+    rep.add_argument("--partial-fpr", metavar="A,B",
+                     help="add the partial AUC over false positive rates A to B (0 <= A < B <= 1), McClish-"
+                          "standardised and raw (with --ci, its DeLong-type interval)")
+    rep.add_argument("--partial-tpr", metavar="A,B",
+                     help="add the partial AUC over true positive rates (sensitivities) A to B, as pROC's "
+                          "partial.auc.focus='se'")
     _add_groups(rep, "report")
     _add_outputs(rep, html_help="write the HTML report (self-contained, works offline)")
     rep.add_argument("--mlflow", metavar="EXPERIMENT",

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from clfeval.cli.groups import check_by_options
+from clfeval.cli.partial_auc import read_partial
+from clfeval.cli.prevalence import read_at_prevalence
 from clfeval.cli.options import UsageError, check_labels, check_prevalence_size, read_costs, threshold_rule
 from clfeval.inputs.column_roles import labels_from_columns
 from clfeval.inputs.evaluate_options import EvaluateOptions, StreamSettings
@@ -76,6 +78,10 @@ class ReportOptions:
     by_metric: str | None = None
     #: --mlflow: the MLflow experiment to log into (None: no logging)
     mlflow: str | None = None
+    #: --partial-fpr / --partial-tpr: (axis, a, b, the option as typed), or None
+    partial: tuple[str, float, float, str] | None = None
+    #: --prevalence P (one number, 0 < P < 1): the binary task's measures at that prevalence (clfeval.cli.prevalence)
+    at_prevalence: float | None = None
 
     @property
     def columns(self) -> dict[str, Any]:
@@ -111,8 +117,7 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
                          "use --ci analytic for weighted cases")
     costs = None if args.cost is None else read_costs(args.cost)
     prevalence = None if args.prevalence is None else [float(v) for v in args.prevalence.split(",")]
-    if prevalence is not None and costs is None:
-        raise UsageError("--prevalence weighs the costs: give --cost too")
+    at_prevalence = read_at_prevalence(args)  # one number stands alone; class shares need --cost
     rule = threshold_rule(args.threshold)
     if rule is not None and rule[0] == "min-cost" and costs is None:
         raise UsageError("--threshold min-cost needs a cost matrix: give --cost")
@@ -126,7 +131,8 @@ def report_options(args: argparse.Namespace) -> ReportOptions:
         level=args.level, progress=args.progress, stream=args.stream, memory_budget=args.memory_budget,
         batch_rows=args.batch_rows, exact=args.exact, bins=args.bins, scheduler=args.scheduler, html=args.html,
         argv=getattr(args, "argv", None), by=by, by_missing=getattr(args, "by_missing", None) or "error",
-        by_metric=getattr(args, "by_metric", None), mlflow=getattr(args, "mlflow", None))
+        by_metric=getattr(args, "by_metric", None), mlflow=getattr(args, "mlflow", None),
+        partial=read_partial(args), at_prevalence=at_prevalence)
 
 
 def evaluate_options(options: ReportOptions, data: Predictions, notices: list[str], default_name: str

@@ -53,12 +53,30 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
     print_binning(ev, console)
     print_thresholds(ev, thresholds, console)
     extra: dict[str, Any] | None = None
+    if options.partial is not None:  # --partial-fpr / --partial-tpr (clfeval.cli.partial_auc)
+        from clfeval.cli.partial_auc import partial_entry
+        from clfeval.report.partial_auc_text import print_partial_auc
+
+        extra = {"partial_auc": partial_entry(ev, options.partial, options.level if options.ci else None)}
+        print_partial_auc(extra["partial_auc"], console)
+    if ev.task == "binary" and ev.has_scores:  # the area under the PRG curve (Flach & Kull 2015)
+        from clfeval.evaluation.prevalence import prg_entry
+        from clfeval.report.prevalence_text import print_prg_auc
+
+        extra = {**(extra or {}), **prg_entry(ev, options.level if options.ci else None)}
+        print_prg_auc(extra["prg_auc"], console)
+    if ev.prevalence is not None:  # --prevalence P (clfeval.cli.prevalence)
+        from clfeval.cli.prevalence import at_prevalence_entry
+        from clfeval.report.prevalence_text import print_at_prevalence
+
+        extra = {**(extra or {}), "at_prevalence": at_prevalence_entry(ev, options.level if options.ci else None)}
+        print_at_prevalence(extra["at_prevalence"], console)
     if options.ci is not None:
         console.print()
         print_intervals(ev, intervals, console)
         from clfeval.evaluation import intervals_to_plain
 
-        extra = {"intervals": intervals_to_plain(intervals)}
+        extra = {**(extra or {}), "intervals": intervals_to_plain(intervals)}
     if by_group is not None:
         from clfeval.cli.groups import GROUP_ROWS, groups_json
         from clfeval.report.group_text import print_groups
@@ -70,7 +88,8 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
         extra = {**(extra or {}), "groups": groups_json(by_group)}
     extra = {**thresholds, **(extra or {}), **({"columns": columns_used} if columns_used else {})}
     html_items = None
-    if options.ci is not None or options.costs is not None or columns_used or by_group is not None:
+    if options.ci is not None or options.costs is not None or columns_used or by_group is not None or options.partial \
+            or ev.prevalence is not None:
         item = {**ev.to_dict(), **extra}
         page = options.html is not None or options.mlflow is not None  # --mlflow logs the page too
         if page and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":

@@ -30,6 +30,7 @@ from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.evaluate_arguments import check_threshold, predict_from_scores
 from clfeval.evaluation.intervals import band_of, interval_of, interval_tables
 from clfeval.evaluation.thresholds import threshold_entries
+from clfeval.evaluation.prevalence import at_prevalence_of, checked_prevalence, prevalence_entry, prg_auc_of, prg_entry
 from clfeval.evaluation.notebook import evaluation_html
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.uncertainty.influence import Cases
@@ -113,6 +114,12 @@ class Evaluation:
         Bounds of the areas when the scores were binned; default None (exact scores).
     by_group : GroupEvaluations, optional
         Each group's Evaluation when built with ``groups=``; default None.
+    prevalence : float, optional
+        The positive class's share (binary) at which the measures are also reported,
+        :meth:`at_prevalence`; default None.
+    ovo : OvoCounts, optional
+        A multi-class stream's U statistics for Hand & Till's M
+        (:class:`clfeval.statistics.class_cells.OvoCounts`); default None (read from ``cases``).
 
     Examples
     --------
@@ -145,6 +152,8 @@ class Evaluation:
     calibration_state: Any = None
     binning: dict[str, Any] | None = None
     by_group: Any = None
+    prevalence: float | None = None
+    ovo: Any = None
 
     @property
     def _sample_weight(self) -> np.ndarray | None:  # the old name, read by tests
@@ -216,6 +225,9 @@ class Evaluation:
                 headline = {"roc_auc": float(auc[i]), "average_precision": float(ap[i])}
             else:
                 headline = {"roc_auc": areas["macro"]["roc_auc"], "average_precision": areas["macro"]["average_precision"]}
+                from clfeval.evaluation.hand_till import ovo_areas
+
+                headline.update(ovo_areas(self))  # Hand & Till's M: multi-class with rows held
             kwargs = dict(roc_auc=auc, average_precision=ap, area_averages=areas, headline=headline)
         report = build_report(
             self.confusion,
@@ -507,6 +519,7 @@ class Evaluation:
             confusion=ConfusionMatrix.from_matrix(labels, matrix, names), rankings=rankings, micro=None,
             beta=self.beta, per_sample=None, sample_weight=self.sample_weight, notes=notes, cases=cases,
             dependent_rows=self.dependent_rows, streamed=self.streamed,
+            prevalence=self.prevalence if self.task == "binary" else None,
         )  # with groups: each group at the same threshold
         return out if self.by_group is None else replace(out, by_group=self.by_group.at(out, thr, curve))
 
@@ -609,6 +622,8 @@ class Evaluation:
         headline, class-wise ECE beside it; uniform bins come from a bounded histogram with
         ``n_bins`` bins (decomposition over those bins, exact with its within-bin terms),
         quantile bins from the exact table. Decision values are refused. Cached per arguments.
+        With smooth ECE and the CORP diagram and decomposition of the headline view
+        (:mod:`clfeval.calibration.modern`; exact, except over bins for a multi-class or binned stream).
 
         >>> ev = evaluate([0, 0, 1, 1, 1, 0], y_score=[0.1, 0.3, 0.8, 0.9, 0.6, 0.6])
         >>> c = ev.calibration(5)
@@ -622,6 +637,14 @@ class Evaluation:
 
             cache[key] = calibration_report(self, n_bins, strategy)
         return cache[key]
+
+    def smooth_ece_interval(self, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0,
+                            sampling: str = "cross-sectional") -> Any:
+        """Bootstrap interval of ``calibration().smooth_ece`` (see
+        :func:`clfeval.calibration.of_evaluation.smooth_ece_interval_of`)."""
+        from clfeval.calibration.of_evaluation import smooth_ece_interval_of
+
+        return smooth_ece_interval_of(self, level, n_resamples=n_resamples, seed=seed, sampling=sampling)
 
     # -- uncertainty -----------------------------------------------------------------------------
 
@@ -660,6 +683,41 @@ class Evaluation:
             cache[key] = Intervals(interval_tables(self, *key))
         return cache[key]
 
+    def partial_auc(self, fpr_range: Any = None, tpr_range: Any = None, *, standardized: bool = True,
+                    level: float = 0.95, curve: str | None = None) -> Any:
+        """Partial ROC area over ``fpr_range=(a, b)`` or ``tpr_range=(a, b)`` (McClish-standardised by
+        default) of the main curve or ``curve`` (a class, one-vs-rest, or "micro"), as a
+        ConfidenceInterval with ``estimate`` and ``standard_error`` (DeLong-type; read off the
+        rankings: :mod:`clfeval.uncertainty.partial_auc_intervals`).
+
+        >>> ci = evaluate([0, 0, 1, 1, 0, 1], y_score=[0.1, 0.4, 0.35, 0.8, 0.2, 0.9]).partial_auc((0, 0.5))
+        >>> round(ci.estimate, 4), round(ci.standard_error, 4)
+        (0.8519, 0.2095)
+        """
+        from clfeval.evaluation.partial_areas import partial_auc_of
+
+        return partial_auc_of(self, fpr_range, tpr_range, standardized=standardized, level=level, curve=curve)
+
+    def at_prevalence(self, prevalence: float | None = None, *, level: float | None = 0.95) -> Any:
+        """A binary evaluation's PPV, NPV, F-beta, accuracy and MCC at prevalence ``prevalence`` (default:
+        ``evaluate(..., prevalence=)``'s) from its TPR and FPR, with intervals at ``level`` (None: none),
+        and AP and the PR curve at it (calibrated precision): a
+        :class:`~clfeval.results.prevalence.AtPrevalence` (see :mod:`clfeval.evaluation.prevalence`).
+
+        >>> evaluate([0, 0, 1, 1], [0, 1, 1, 1]).at_prevalence(0.2, level=None)["precision"]
+        0.3333333333333333
+        """
+        return at_prevalence_of(self, prevalence, level)
+
+    def prg_auc(self, *, curve: str | None = None, level: float = 0.95) -> Any:
+        """Area under the precision-recall-gain curve (Flach & Kull 2015) of the positive class's
+        scores (``curve``: a class, one against the rest), as a ConfidenceInterval (``estimate``).
+
+        >>> round(evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8]).prg_auc().estimate, 4)
+        0.25
+        """
+        return prg_auc_of(self, curve, level)
+
     def band(self, kind: str = "roc", curve: str | None = None, *, grid: Any = None, level: float = 0.95,
              n_resamples: int = 2000, seed: Any = 0) -> Any:
         """Pointwise bootstrap confidence band of a ROC (``kind="roc"``: TPR at each FPR of
@@ -691,7 +749,8 @@ class Evaluation:
 
         ``metric`` is a report column ("precision", "recall", "f1", "fallout", "specificity",
         "npv", "roc_auc", "average_precision") or an overall number ("accuracy", "error_rate",
-        "balanced_accuracy", "mcc", "kappa"). Per-class columns need ``label`` (a class) or
+        "balanced_accuracy", "mcc", "kappa"; multi-class scores: "ovo_auc", "ovo_auc_weighted").
+        Per-class columns need ``label`` (a class) or
         ``average`` ("micro", "macro", "weighted"); for a binary task they default to the
         positive class.
 
@@ -738,6 +797,8 @@ class Evaluation:
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
             **({} if self.binning is None else {"binning": {k: b.to_dict() for k, b in self.binning.items()}}),
             **({} if self.by_group is None else {"groups": self.by_group.to_dict(ci=ci_level, method=ci_method)}),
+            **prevalence_entry(self, ci_level, max_points),
+            **prg_entry(self, ci_level),
         }
 
     def thresholds_dict(self, *, costs: Any = None, prevalence: Any = None, max_lines: int = 200,
@@ -821,6 +882,7 @@ def evaluate(
     options: EvaluateOptions | None = None,
     groups: Any = None,
     group_missing: str = "error",
+    prevalence: float | None = None,
 ) -> Evaluation:
     """Evaluate a classifier from its predictions, its scores, or both.
 
@@ -875,6 +937,10 @@ def evaluate(
         Group membership of each row, for per-group evaluations; default None.
     group_missing : {"error", "keep"}, default "error"
         Whether a missing group value is an error or a group of its own.
+    prevalence : float, optional
+        Binary tasks: the positive class's share where the model is used (0 < pi < 1); the
+        measures are then also reported at it (:meth:`Evaluation.at_prevalence`, the "at_prevalence"
+        entry of :meth:`Evaluation.to_dict`). Default None.
 
     Returns
     -------
@@ -894,8 +960,9 @@ def evaluate(
     GroupEvaluations(2 groups by group: x, y)
     """
     options = EvaluateOptions.of(options, labels=labels, pos_label=pos_label, threshold=threshold, beta=beta,
-                                 target_names=target_names, name=name)
-    ev = Evaluation(**evaluation_fields(y_true, y_pred, y_score, sample_weight=sample_weight, options=options))
+                                 target_names=target_names, name=name, prevalence=prevalence)
+    built = evaluation_fields(y_true, y_pred, y_score, sample_weight=sample_weight, options=options)
+    ev = Evaluation(**built, prevalence=checked_prevalence(built["task"], options.prevalence))
     if groups is None:
         return ev
     from clfeval.evaluation.groups import with_groups

@@ -66,6 +66,9 @@ def interval_tables(ev: Any, level: float, method: str, n_resamples: int, seed: 
     out["method"] = method
     if ev.rankings is not None:
         _add_area_intervals(ev, out, level, method, n_resamples, seed, sampling)
+        from clfeval.evaluation.hand_till import ovo_intervals
+
+        out["overall"].update(ovo_intervals(ev, level, sampling))  # Hand & Till's M (multi-class): case influence
     if method in ("bootstrap", "bca") and ev.task != "multilabel":
         cases = np.asarray(ev.confusion.counts).sum(axis=1)  # an absent class has 0: its rates are the least sure
         if (cases < SMALL_CLASS_CASES).any():

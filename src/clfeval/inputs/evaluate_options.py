@@ -21,7 +21,7 @@ import numpy as np
 
 from clfeval.inputs.evaluate_arguments import check_threshold
 
-__all__ = ["EvaluateOptions", "StreamSettings", "STREAM_MODES", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
+__all__ = ["EvaluateOptions", "StreamSettings", "check_prevalence", "STREAM_MODES", "DEFAULT_MAX_DISTINCT", "DEFAULT_BITS"]
 
 #: how a stream keeps its scores: every distinct score, bins on a fixed grid, or bins once too many
 STREAM_MODES = ("auto", "exact", "binned")
@@ -31,12 +31,30 @@ DEFAULT_MAX_DISTINCT = 1 << 24
 DEFAULT_BITS = 16
 
 
+def check_prevalence(prevalence: Any, what: str = "prevalence") -> float:
+    """``prevalence`` as a float strictly between 0 and 1, or a ValueError that says what is wrong.
+
+    >>> check_prevalence(0.25)
+    0.25
+    >>> check_prevalence(1)
+    Traceback (most recent call last):
+    ValueError: prevalence must be a number strictly between 0 and 1 (the positive class's share where the model is used), got 1.
+    """
+    ok = isinstance(prevalence, numbers.Real) and not isinstance(prevalence, (bool, np.bool_))
+    if not ok or not 0.0 < float(prevalence) < 1.0:
+        raise ValueError(f"{what} must be a number strictly between 0 and 1 (the positive class's share where the "
+                         f"model is used), got {prevalence!r}.")
+    return float(prevalence)
+
+
 @dataclass(frozen=True, eq=False)
 class EvaluateOptions:
     """What an evaluation is asked for, beyond the data: the classes and their order (``labels``),
     the positive class, the threshold that turns scores into predictions (a finite float, or None
     for the default of the scores' kind), ``beta`` of an extra F-beta column (positive, finite),
-    display names and the evaluation's name. Checked when built, so an engine never checks again.
+    display names, the evaluation's name and the ``prevalence`` (0 < pi < 1) at which a binary task's
+    measures are also reported (:meth:`clfeval.Evaluation.at_prevalence`). Checked when built, so an
+    engine never checks again.
 
     >>> EvaluateOptions(threshold=1).threshold
     1.0
@@ -50,9 +68,12 @@ class EvaluateOptions:
     beta: float | None = None
     target_names: Any = None
     name: str | None = None
+    prevalence: float | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "threshold", check_threshold(self.threshold))
+        if self.prevalence is not None:
+            object.__setattr__(self, "prevalence", check_prevalence(self.prevalence))
         beta = self.beta
         if beta is not None and (isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real)
                                  or not beta > 0 or beta == float("inf")):

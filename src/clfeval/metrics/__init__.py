@@ -23,6 +23,9 @@ from clfeval.metrics.multilabel_ranking import *  # noqa: F401,F403
 from clfeval.metrics.multilabel_ranking import __all__ as _multilabel_ranking_all
 from clfeval.metrics.partial_auc import *  # noqa: F401,F403
 from clfeval.metrics.partial_auc import __all__ as _partial_auc_all
+from clfeval.metrics.prg import *  # noqa: F401,F403
+from clfeval.metrics.prg import __all__ as _prg_all
 
 __all__ = list(_classification_all) + list(_ranking_all) + list(_probabilistic_all) + list(_at_thresholds_all)
 __all__ += list(_skill_scores_all) + list(_hinge_all) + list(_multilabel_ranking_all) + list(_partial_auc_all)
+__all__ += list(_prg_all)

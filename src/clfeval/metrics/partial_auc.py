@@ -11,34 +11,15 @@ area of the polyline the ROC curve draws: :func:`clfeval.formulas.curves.partial
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from typing import Any
 
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.formulas.curves import mcclish_standardized, partial_roc_area
+from clfeval.inputs.partial_ranges import check_range, partial_range  # noqa: F401 (check_range: importable here as before)
 from clfeval.metrics.ranking import roc_curve
 
 __all__ = ["partial_auc"]
-
-
-def check_range(value: Any, name: str) -> tuple[float, float]:
-    """``(a, b)`` with 0 <= a < b <= 1, as floats; a ValueError naming ``name`` otherwise.
-
-    >>> check_range([0, 0.2], "fpr_range")
-    (0.0, 0.2)
-    """
-    try:
-        a, b = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a pair (a, b) with 0 <= a < b <= 1, got {value!r}.") from None
-    for v in (a, b):
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
-            raise ValueError(f"{name} must be a pair of numbers (a, b) with 0 <= a < b <= 1, got {value!r}.")
-    a, b = float(a), float(b)
-    if not (0.0 <= a < b <= 1.0):
-        raise ValueError(f"{name} must satisfy 0 <= a < b <= 1, got ({a!r}, {b!r}).")
-    return a, b
 
 
 def partial_auc(
@@ -94,10 +75,7 @@ def partial_auc(
     >>> partial_auc(y, s, fpr_range=(0.0, 0.5))  # the same as roc_auc_score(y, s, max_fpr=0.5)
     0.6666666666666666
     """
-    if (fpr_range is None) == (tpr_range is None):
-        raise ValueError("give exactly one of fpr_range=(a, b) and tpr_range=(a, b).")
-    axis, (lo, hi) = ("fpr", check_range(fpr_range, "fpr_range")) if tpr_range is None else \
-        ("tpr", check_range(tpr_range, "tpr_range"))
+    axis, lo, hi = partial_range(fpr_range, tpr_range)
     if not isinstance(standardized, bool):
         raise ValueError(f"standardized must be True or False, got {standardized!r}.")
     fpr, tpr, _ = roc_curve(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight,

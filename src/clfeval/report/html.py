@@ -51,6 +51,8 @@ from clfeval.report.html_format import esc
 from clfeval.report.html_groups import group_figures, group_section
 from clfeval.report.html_format import script_json as _script_json  # the name tests/report/test_html.py reads
 from clfeval.report.html_header import clfeval_version, data_warnings, meta_rows, title_text
+from clfeval.report.html_partial_auc import partial_auc_html
+from clfeval.report.html_prevalence import at_prevalence_html, prg_auc_html
 from clfeval.report.html_model import GROUP_LEVEL, Model, bands_dict, evaluation_list, groups_dict, page_models
 from clfeval.report.html_tables import HEADLINE as HEADLINE  # importable from here as before
 from clfeval.report.html_tables import cards, comparison_table, report_table, paired_tests_section
@@ -163,6 +165,9 @@ def _model_section(m: Model, fig: dict[str, Any] | None, multi: bool) -> str:
     notes = m.report.get("notes") or []
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{esc(n)}</li>" for n in notes) + "</ul>")
+    parts.append(partial_auc_html(m.data.get("partial_auc")))  # clfeval report --partial-fpr / --partial-tpr
+    parts.append(at_prevalence_html(m.data.get("at_prevalence")))  # evaluate(prevalence=) / report --prevalence P
+    parts.append(prg_auc_html(m.data.get("prg_auc")))  # binary scores: the area under the PRG curve
     parts.append("<h3>Confusion matrix</h3>")
     if fig is not None:
         if m.data.get("confusion", {}).get("counts") is not None:

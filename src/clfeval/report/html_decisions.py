@@ -19,6 +19,8 @@ from typing import Any
 from clfeval.report.html_charts import chart_div, unit_square_layout
 from clfeval.report.html_format import esc, fmt, fmt_threshold
 from clfeval.report.html_model import Model
+from clfeval.report.html_corp import corp_traces
+from clfeval.report.calibration_text import calibration_modern_line
 
 __all__ = ["decision_figures", "decision_section"]
 
@@ -55,6 +57,7 @@ def _reliability_figure(m: Model, cal: dict[str, Any]) -> dict[str, Any]:
         {"type": "scatter", "mode": "lines+markers", "x": xs, "y": ys, "name": m.name, "connectgaps": False,
          "line": {**_LINE, "color": m.color},
          "hovertemplate": "predicted %{x:.3f}<br>observed %{y:.3f}<extra></extra>"},
+        *corp_traces(cal.get("corp"), m.color),
     ]}
 
 
@@ -150,6 +153,9 @@ def decision_section(m: Model, by_id: dict[str, dict[str, Any]]) -> str:
             f'{fmt(cal["brier"])} = reliability {fmt(dec["reliability"])} &minus; resolution '
             f'{fmt(dec["resolution"])} + uncertainty {fmt(dec["uncertainty"])} (+ within-bin terms); '
             f'log loss {fmt(cal["log_loss"])}.</p>')
+        modern = calibration_modern_line(cal, fmt)
+        if modern:  # smooth ECE and the CORP decomposition, beside the binned ECE
+            parts.append(f"<p>{esc(modern)}.</p>")
     if cal_error:
         parts.append(f'<p class="hint">Calibration not computed: {esc(cal_error)}</p>')
     if figs:

@@ -23,7 +23,8 @@ __all__ = ["HEADLINE", "value_cell", "report_table", "cards", "comparison_table"
 #: :mod:`clfeval.formulas.measure_registry`
 HEADLINE: tuple[tuple[str, str, bool], ...] = tuple(
     (key, MEASURES[key].title, bool(MEASURES[key].higher_is_better))
-    for key in ("accuracy", "balanced_accuracy", "mcc", "kappa", "roc_auc", "average_precision", "hamming_loss")
+    for key in ("accuracy", "balanced_accuracy", "mcc", "kappa", "roc_auc", "average_precision", "ovo_auc",
+                "ovo_auc_weighted", "hamming_loss")
 )
 
 

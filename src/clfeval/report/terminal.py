@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from clfeval.formulas.measure_registry import MEASURES
+from clfeval.report.calibration_text import calibration_modern_line
 from clfeval.report.numbers import column_groups, interval_text, share_text
 from clfeval.results.confusion import MAX_MATRIX_CLASSES
 from clfeval.results.report import shown_classes, title
@@ -239,6 +240,9 @@ def print_thresholds(ev: Evaluation, data: dict[str, Any], console: Console | No
             f"Brier {format_value(cal['brier'], digits)} = reliability {format_value(d['reliability'], digits)} "
             f"- resolution {format_value(d['resolution'], digits)} + uncertainty {format_value(d['uncertainty'], digits)}"
             f" (+ within-bin terms); log loss {format_value(cal['log_loss'], digits)}")
+        modern = calibration_modern_line(cal, lambda v: format_value(v, digits))
+        if modern:
+            lines.append(modern)
     if lines:
         console.print()
         for line in lines:
@@ -274,8 +278,14 @@ def print_intervals(ev: Evaluation, data: dict[str, Any], console: Console | Non
     for m, ci in data["overall"].items():
         overall.add_row(title(m), cell(ci.low, ci.high), ci.method)
     console.print(overall)
-    methods = sorted({per_class[m].method for m in metrics} | {ci.method for row in averages.values() for ci in row.values()})
-    console.print(f"[dim]methods: {_esc('; '.join(methods))}[/dim]")
+    console.print("[dim]methods of the class rows and averages, by column:[/dim]")
+    for m in metrics:  # one line per column, each method once (it was one run-on paragraph)
+        rows_of: dict[str, list[str]] = {per_class[m].method: ["classes"]}
+        for avg, row in averages.items():
+            if m in row:
+                rows_of.setdefault(row[m].method, []).append(avg)
+        text = " · ".join(f"{', '.join(names)}: {method}" for method, names in rows_of.items())
+        console.print(f"[dim]  {_esc(title(m))} — {_esc(text)}[/dim]")
     for note in data.get("notes", []):
         console.print(f"[dim]note: {_esc(note)}[/dim]")
 

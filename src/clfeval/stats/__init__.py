@@ -1,7 +1,8 @@
 """Hypothesis tests and model comparison, with results in the manner of ``scipy.stats``.
 
 Two classifiers on the same cases: :func:`mcnemar`, :func:`delong`, :func:`paired_bootstrap_test`,
-:func:`paired_permutation_test`. Two learning algorithms across resamplings:
+:func:`paired_permutation_test`; two models' multi-class AUCs: :func:`delong_average` (one-vs-rest),
+:func:`delong_ovo` (Hand & Till's M); partial ROC areas: :func:`delong_partial`. Two learning algorithms across resamplings:
 :func:`paired_ttest_5x2cv`, :func:`combined_ftest_5x2cv`, :func:`corrected_resampled_ttest`,
 :func:`corrected_repeated_kfold_ttest` (and, under a name that warns, the uncorrected test).
 Several classifiers over several data sets (Demšar 2006): :func:`wilcoxon`, :func:`sign_test`,
@@ -20,6 +21,8 @@ from typing import Any
 
 from clfeval.stats._result import ConfidenceInterval, TestResult
 from clfeval.stats.delong import delong, delong_auc_ci, delong_average, delong_average_ci
+from clfeval.stats.hand_till import delong_ovo, delong_ovo_ci
+from clfeval.stats.partial_delong import delong_partial
 from clfeval.stats.mcnemar import mcnemar, mcnemar_table
 from clfeval.stats.paired import paired_bootstrap_test, paired_permutation_test
 from clfeval.stats.ranks import binomial_test, bonferroni_dunn, friedman, holm, holm_control, nemenyi, sign_test, wilcoxon
@@ -44,6 +47,9 @@ __all__ = [
     "delong_auc_ci",
     "delong_average",
     "delong_average_ci",
+    "delong_ovo",
+    "delong_ovo_ci",
+    "delong_partial",
     "friedman",
     "holm",
     "holm_control",

@@ -12,7 +12,7 @@ Everything works on the sufficient statistics, never on rows:
 * :func:`bootstrap_ci`: percentile and BCa intervals of any vectorised statistic of a count table;
   BCa's jackknife runs over the cells (leave one count out of a cell, weighted by the cell count).
 * :func:`confusion_intervals`: every interval of the classification report in one dict;
-  :func:`ranking_intervals`: ROC AUC and average precision; :func:`roc_band`, :func:`pr_band`,
+  :func:`ranking_intervals`: ROC AUC and average precision; :func:`partial_auc_interval`: a partial ROC area; :func:`roc_band`, :func:`pr_band`,
   :func:`sensitivity_at_specificity`, :func:`specificity_at_sensitivity`: curves and operating points.
 
 One concept per module: :mod:`~clfeval.uncertainty.checks` (the normal quantile
@@ -47,6 +47,8 @@ from clfeval.uncertainty.confusion_measures import AVERAGES, OVERALL, PER_CLASS 
 from clfeval.uncertainty.delta import DELTA, DELTA_WEIGHTED, delta_method_name, delta_method_se  # noqa: F401
 from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, proportion_ci  # noqa: F401
 from clfeval.uncertainty.ranking_intervals import auc_leave_one_out, ranking_intervals
+from clfeval.uncertainty.partial_auc_intervals import partial_auc_interval
+from clfeval.uncertainty.calibration_intervals import smooth_ece_interval
 
 # Also importable from here, as before the split (not in __all__, as before): AVERAGES, OVERALL,
 # PER_CLASS, DELTA, DELTA_WEIGHTED, delta_method_name, KISH; and _jackknife, the old private name of
@@ -66,6 +68,8 @@ __all__ = [
     "mover_average",
     "confusion_intervals",
     "ranking_intervals",
+    "partial_auc_interval",
+    "smooth_ece_interval",
     "CurveBand",
     "roc_band",
     "pr_band",

@@ -113,6 +113,10 @@ def _score_bound(m: float, n: float, q: float) -> float:
     return float(brentq(lambda a: (1 - a) - q * _hanley_mcneil_se(a, m, n), 1e-12, 1 - 1e-15, xtol=1e-14))
 
 
+#: public name of the Hanley-McNeil score bound, for the partial areas' intervals
+hanley_mcneil_bound = _score_bound
+
+
 def logit_delong_interval(ranking: Any, level: float = 0.95) -> ConfidenceInterval:
     """The AUC with DeLong's variance on the logit scale (the default, ``method="analytic"``).
 
