@@ -152,7 +152,7 @@ def test_multiclass_per_class_scores_costs_and_calibration(tmp_path: Path) -> No
     assert data["calibration"] is not None and "error" not in data["calibration"]
     # Hand & Till's M: the stream keeps each column's k-class cells (clfeval.statistics.class_cells),
     # so it has M and the weighted variant of all rows, to the last bit (integer counts)
-    for key, title in {"ovo_auc": "Hand-Till AUC", "ovo_auc_weighted": "weighted one-vs-one AUC"}.items():
+    for key, title in {"ovo_auc": "Hand-Till AUC", "ovo_auc_weighted": "weighted OvO AUC"}.items():
         assert data["report"]["overall"][key] == memory[3]["report"]["overall"][key] > 0.5
         assert title in streamed[1] and title in memory[1]
 

@@ -260,7 +260,7 @@ def test_report_intervals_json_terminal_and_html(multi, tmp_path) -> None:
     from clfeval.report.terminal import render_text
 
     text = render_text(ev)
-    assert "Hand-Till AUC" in text and "weighted one-vs-one AUC" in text
+    assert "Hand-Till AUC" in text and "weighted OvO AUC" in text
     page = ev.to_html(tmp_path / "r.html").read_text()
     assert 'data-metric="ovo_auc"' in page and 'data-metric="ovo_auc_weighted"' in page
 

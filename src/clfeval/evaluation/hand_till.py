@@ -81,7 +81,7 @@ def ovo_bounds_note(ovo: Any) -> str:
     >>> from clfeval.statistics.class_cells import OvoCounts
     >>> u, low, high = np.array([[2., 3.], [1., 2.]]), np.array([[2., 2.], [0., 2.]]), np.array([[2., 4.], [2., 2.]])
     >>> ovo_bounds_note(OvoCounts(u, np.array([2., 2.]), low, high))
-    'Scores binned: Hand-Till AUC (ovo_auc) 0.5 and weighted one-vs-one AUC (ovo_auc_weighted) 0.5 are of the binned scores; on the unbinned scores they lie in [0.25, 0.75] and [0.25, 0.75].'
+    'Scores binned: Hand-Till AUC (ovo_auc) 0.5 and weighted OvO AUC (ovo_auc_weighted) 0.5 are of the binned scores; on the unbinned scores they lie in [0.25, 0.75] and [0.25, 0.75].'
     """
     from clfeval.formulas.measure_registry import MEASURES
 

@@ -168,7 +168,7 @@ MEASURES: dict[str, Measure] = {
         Measure("ovo_auc", "Hand-Till AUC", "mean one-vs-one ROC AUC over all pairs of classes, Hand & "
                 "Till's M (scikit-learn's multi_class='ovo', average='macro')", "ranking", None, short="M",
                 undefined_because="fewer than two classes present", in_report=False),
-        Measure("ovo_auc_weighted", "weighted one-vs-one AUC", "one-vs-one ROC AUC over pairs of classes, "
+        Measure("ovo_auc_weighted", "weighted OvO AUC", "one-vs-one ROC AUC over pairs of classes, "
                 "each pair weighted by its share of the samples (scikit-learn's multi_class='ovo', "
                 "average='weighted')", "ranking", None, short="M (wtd)",
                 undefined_because="fewer than two classes present", in_report=False),

@@ -94,6 +94,8 @@ table.numbers td.text { text-align: left; }
 table.numbers.groups th, table.numbers.groups td { padding: 5px 8px; }
 table.numbers.groups th[scope="row"] { white-space: nowrap; }
 table.numbers.groups thead th { white-space: normal; min-width: 4.5em; }
+table.numbers.comparison th[scope="row"] { min-width: 11em; overflow-wrap: break-word; }
+table.numbers.comparison thead th { white-space: normal; min-width: 4.5em; }
 table.numbers thead th.text { text-align: left; }
 table.numbers td.signif { font-weight: 700; }
 table.numbers .badge {
