@@ -10,40 +10,27 @@ models x 7 ranges x n = 50 to 1000 x prevalence 0.2 and 0.5) is benchmarks/parti
 
 from __future__ import annotations
 
+import sys
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import integrate, stats
 
-from clfeval.statistics.rankings import BinaryRanking
 from clfeval.uncertainty.partial_auc_intervals import partial_auc_interval
+
+# the simulation's pieces (the binormal truth, the ranking of a drawn set) live with the full grid
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from partial_auc_coverage import ranking_of, true_area  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
 SIMS = 1000
 
 
-def true_partial_area(mu: float, sd: float, axis: str, lo: float, hi: float) -> float:
-    """The binormal ROC curve's area over FPR in [lo, hi], or its specificity over TPR in [lo, hi]."""
-    if axis == "fpr":
-        return integrate.quad(lambda f: stats.norm.sf((stats.norm.isf(f) - mu) / sd), lo, hi, epsabs=1e-13)[0]
-    return integrate.quad(lambda t: stats.norm.cdf(mu + sd * stats.norm.isf(t)), lo, hi, epsabs=1e-13)[0]
-
-
-def ranking_of(y: np.ndarray, s: np.ndarray) -> BinaryRanking:
-    order = np.argsort(-s, kind="stable")
-    s, y = s[order], y[order]
-    new = np.r_[True, s[1:] != s[:-1]]
-    group = np.cumsum(new) - 1
-    pos = np.bincount(group, weights=y).astype(np.int64)
-    neg = np.bincount(group, weights=1 - y).astype(np.int64)
-    return BinaryRanking(s[new], neg, pos)
-
-
 def coverage(mu, sd, axis, lo, hi, n, prevalence, seed) -> float:
     rng = np.random.default_rng(seed)
-    truth = true_partial_area(mu, sd, axis, lo, hi)
+    truth = true_area(mu, sd, axis, lo, hi)
     hits = done = 0
     while done < SIMS:
         y = (rng.random(n) < prevalence).astype(float)
