@@ -370,3 +370,26 @@ def test_delong_partial_errors(args, kwargs, match):
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=match):
             stats.delong_partial(*args, **kwargs)
+
+
+@pytest.mark.parametrize("axis", ["fpr", "tpr"])
+def test_one_case_per_score_reads_the_negatives_inside_only(axis):
+    """A long ranking of one case per score (an Evaluation's, ``neg`` None): the range's area and
+    variance from the negatives inside it and the runs of positives between them equal the
+    components of every score (bounds on a span's end, inner and outer, and between)."""
+    from clfeval.formulas.partial_placements import partial_area_and_variance
+
+    rng = np.random.default_rng(11)
+    y = rng.random(120_000) < 0.3
+    pos = y[np.argsort(-(rng.normal(size=y.size) + 1.5 * y), kind="stable")]
+    n = int((~pos).sum()) if axis == "fpr" else int(pos.sum())
+    for lo, hi in [(0.0, 0.1), (0.0, 1.0), (250 / n, 0.5), (0.37, 1.0), (0.0123456, 4001 / n)]:
+        area, v10, v01 = partial_placement_values(~pos, pos, lo, hi, axis)
+        variance = partial_area_variance(~pos, pos, v10, v01)
+        cum = {"cum_pos": np.cumsum(pos)} if axis == "fpr" else {}
+        got = partial_area_and_variance(None, pos, lo, hi, axis, **cum)
+        assert got == pytest.approx((area, variance), rel=1e-12)
+        assert partial_area_and_variance(None, pos, lo, hi, axis) == pytest.approx(got, rel=1e-13)
+        ranking = BinaryRanking(np.arange(pos.size, 0, -1.0), None, pos)
+        ci = partial_auc_interval(ranking, standardized=False, **{f"{axis}_range": (lo, hi)})
+        assert (ci.estimate, ci.standard_error) == pytest.approx((area, np.sqrt(variance)), rel=1e-12)

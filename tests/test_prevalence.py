@@ -28,7 +28,10 @@ from clfeval.formulas.prevalence import (
 )
 from clfeval.inputs.evaluate_options import EvaluateOptions, check_prevalence
 from clfeval.results.prevalence import AtPrevalence
-from clfeval.uncertainty.prevalence_intervals import ap_at_prevalence_interval, prevalence_intervals
+from clfeval.uncertainty.prevalence_intervals import (
+    ap_at_prevalence_interval,
+    prevalence_intervals,
+)
 
 TOL = 1e-12
 
@@ -333,3 +336,192 @@ def test_dask_carries_prevalence():
     assert ev.prevalence == 0.1
     for k in want.values:
         assert got[k] == pytest.approx(want[k], abs=1e-12, nan_ok=True)
+
+
+# -- AP at pi's interval: the one-pass implementation against the previous one (kept here as the oracle) -------
+def _old_ap_and_se(neg, pos, prevalence):
+    """The previous implementation: the full gradients (influence.average_precision_gradients) at pi."""
+    from clfeval.formulas.prevalence import prevalence_weights
+    from clfeval.uncertainty.influence import average_precision_gradients
+
+    p, n = float(pos.sum()), float(neg.sum())
+    w_neg, w_pos = prevalence_weights(neg, pos, prevalence)
+    ap, g_wneg, g_wpos = average_precision_gradients(w_neg, w_pos)
+    c_n, c_p = (1.0 - prevalence) / n, prevalence / p
+    g_neg = c_n * g_wneg - c_n / n * float(np.dot(g_wneg, neg))
+    g_pos = c_p * g_wpos - c_p / p * float(np.dot(g_wpos, pos))
+    var = (float(np.dot(neg, g_neg**2)) - float(np.dot(neg, g_neg)) ** 2 / n
+           + float(np.dot(pos, g_pos**2)) - float(np.dot(pos, g_pos)) ** 2 / p)
+    return float(ap), float(np.sqrt(max(var, 0.0))), g_neg, g_pos
+
+
+def _old_ap_interval(neg, pos, prevalence, level=0.95):
+    """(estimate, low, high, se) as the previous ap_at_prevalence_interval gave them."""
+    from clfeval.uncertainty.checks import z_quantile
+    from clfeval.uncertainty.scales import transformed_interval
+
+    pos = np.asarray(pos, dtype=np.float64)
+    neg = 1.0 - pos if neg is None else np.asarray(neg, dtype=np.float64)
+    p, n = float(pos.sum()), float(neg.sum())
+    ap = float(average_precision_at_prevalence(neg[None], pos[None], prevalence)[0])  # the batched (old) route
+    if not (p > 0 and n > 0):
+        return (float("nan"),) * 4
+    pooled = (neg + pos) / (n + p)
+    center, se_s = _old_ap_and_se(neg + 3.0 * pooled, pos + 3.0 * pooled, prevalence)[:2]
+    se = _old_ap_and_se(neg, pos, prevalence)[1]
+    if not 0.0 < center < 1.0 or not se_s > 0:
+        return ap, ap, ap, se
+    low, high = transformed_interval(np.asarray(center), np.asarray(center), np.asarray(se_s), z_quantile(level),
+                                     (0.0, 1.0))
+    return ap, float(min(low, ap)), float(max(high, ap)), se
+
+
+def _as_tuple(ci):
+    return ci.estimate, ci.low, ci.high, ci.standard_error
+
+
+def _assert_close(got, want, rel=1e-12):
+    for g, w in zip(got, want, strict=True):
+        if np.isnan(w):
+            assert np.isnan(g)
+        else:
+            assert g == pytest.approx(w, rel=rel, abs=1e-15)
+
+
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=40),
+       st.floats(0.005, 0.95), st.sampled_from(["counts", "one per score", "weights"]))
+def test_ap_interval_equals_the_previous_implementation(rows, pi, kind):
+    neg = np.array([r[0] for r in rows])
+    pos = np.array([r[1] for r in rows])
+    if kind == "one per score":
+        pos = pos > 1
+        got = ap_at_prevalence_interval(None, pos, pi)
+        want = _old_ap_interval(None, pos, pi)
+    else:
+        if kind == "weights":  # float weights, empty cells included
+            neg, pos = neg * 0.37, pos * 1.9
+        got = ap_at_prevalence_interval(neg, pos, pi)
+        want = _old_ap_interval(neg, pos, pi)
+    _assert_close(_as_tuple(got), want)
+    # the interval's estimate is the formula's, bit for bit
+    est = average_precision_at_prevalence(None if kind == "one per score" else neg, pos, pi)
+    assert (np.isnan(est) and np.isnan(got.estimate)) or got.estimate == est
+
+
+@pytest.mark.parametrize("kind", ["one per score", "counts"])
+def test_ap_interval_across_many_chunks(kind):
+    """More cells than one chunk (the tails carried across chunks, a block without positives), ranking's
+    cumulative counts passed in: the previous implementation's numbers."""
+    from clfeval.formulas.prevalence import CHUNK
+
+    rng = np.random.default_rng(3)
+    d = 3 * CHUNK + 123
+    pos = rng.random(d) < np.linspace(0.9, 0.02, d)
+    pos[CHUNK:2 * CHUNK] = False  # a whole chunk of negatives
+    if kind == "one per score":
+        got = ap_at_prevalence_interval(None, pos, 0.07, tps=np.cumsum(pos))
+        want = _old_ap_interval(None, pos, 0.07)
+    else:
+        neg, cnt = rng.integers(0, 3, d), rng.integers(0, 3, d) * pos
+        got = ap_at_prevalence_interval(neg, cnt, 0.07, tps=np.cumsum(cnt), fps=np.cumsum(neg))
+        want = _old_ap_interval(neg, cnt, 0.07)
+    _assert_close(_as_tuple(got), want, rel=1e-11)
+
+
+# -- weighted rows --------------------------------------------------------------------------------------------
+def _weighted_data(seed, n=160):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    s = np.round(rng.random(n) + 0.5 * y, 2)  # ties
+    w = rng.uniform(0.2, 3.0, n)
+    return y, s, w
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_weighted_ap_interval_unit_and_scaled_weights(seed):
+    y, s, w = _weighted_data(seed)
+    plain = _quiet_evaluate(y, y_score=s).at_prevalence(0.05).ap_interval
+    ones = _quiet_evaluate(y, y_score=s, sample_weight=np.ones(y.size)).at_prevalence(0.05).ap_interval
+    _assert_close(_as_tuple(ones), _as_tuple(plain))
+    a = _quiet_evaluate(y, y_score=s, sample_weight=w).at_prevalence(0.05).ap_interval
+    b = _quiet_evaluate(y, y_score=s, sample_weight=3.7 * w).at_prevalence(0.05).ap_interval
+    _assert_close(_as_tuple(b), _as_tuple(a))
+    assert a.low < a.estimate < a.high and a.standard_error > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_weighted_ap_se_is_the_case_influence_variance(seed):
+    """Brute force over the rows: each case's influence w_i g(its cell, its class), g the previous
+    implementation's exact gradient of AP at pi; the variance within each class, sum u^2 - (sum u)^2 / n."""
+    y, s, w = _weighted_data(seed)
+    w[::7] = 0.0  # zero-weight rows: no influence, not counted
+    pi = 0.2
+    ev = _quiet_evaluate(y, y_score=s, sample_weight=w)
+    got = ev.at_prevalence(pi).ap_interval
+    r = ev.ranking(ev.names[ev.positive_index])
+    _, _, g_neg, g_pos = _old_ap_and_se(r.negatives().astype(float), r.pos.astype(float), pi)
+    cell = np.searchsorted(-r.scores, -s)
+    var = 0.0
+    for cls, g in ((0, g_neg), (1, g_pos)):
+        keep = (y == cls) & (w > 0)
+        u = w[keep] * g[cell[keep]]
+        var += np.dot(u, u) - u.sum() ** 2 / keep.sum()
+    assert got.standard_error == pytest.approx(np.sqrt(var), rel=1e-10)
+    assert got.estimate == pytest.approx(_old_ap_interval(r.negatives(), r.pos, pi)[0], rel=1e-12)
+
+
+def test_integer_weights_equal_repeated_rows():
+    """Integer weights: the estimate is the repeated rows'; given as frequencies (squares = the counts, n =
+    their totals) the interval is the repeated rows' interval, exactly."""
+    y, s, _ = _weighted_data(4)
+    w = np.random.default_rng(4).integers(1, 5, y.size)
+    rows = np.repeat(np.arange(y.size), w)
+    weighted = _quiet_evaluate(y, y_score=s, sample_weight=w).at_prevalence(0.1)
+    repeated = _quiet_evaluate(y[rows], y_score=s[rows]).at_prevalence(0.1)
+    assert weighted.average_precision == pytest.approx(repeated.average_precision, rel=1e-12)
+    r = _quiet_evaluate(y, y_score=s, sample_weight=w).ranking("1")
+    neg, pos = r.negatives(), r.pos
+    freq = ap_at_prevalence_interval(neg, pos, 0.1, squares=(neg, pos), n_cases=(neg.sum(), pos.sum()))
+    _assert_close(_as_tuple(freq), _as_tuple(repeated.ap_interval))
+    # as sampling weights (squares w^2, n the rows) the interval differs: fewer cases than repeated rows
+    assert weighted.ap_interval.standard_error > repeated.ap_interval.standard_error
+
+
+def test_zero_weight_rows_change_no_ap_interval():
+    y, s, w = _weighted_data(5)
+    w[::5] = 0.0
+    keep = w > 0
+    a = _quiet_evaluate(y, y_score=s, sample_weight=w).at_prevalence(0.1).ap_interval
+    b = _quiet_evaluate(y[keep], y_score=s[keep], sample_weight=w[keep]).at_prevalence(0.1).ap_interval
+    _assert_close(_as_tuple(a), _as_tuple(b))
+
+
+def test_weighted_stream_has_no_intervals_but_the_same_values():
+    from clfeval.streaming import StreamingEvaluation
+
+    y, s, w = _weighted_data(6)
+    stream = StreamingEvaluation()
+    for i in range(0, y.size, 50):
+        stream.update(y[i:i + 50], y_score=s[i:i + 50], sample_weight=w[i:i + 50])
+    got = stream.result().at_prevalence(0.1)
+    want = _quiet_evaluate(y, y_score=s, sample_weight=w).at_prevalence(0.1)
+    assert got.intervals is None and got.ap_interval is None  # the stream keeps no squared weights
+    assert got.average_precision == pytest.approx(want.average_precision, rel=1e-12)
+    for k in want.values:
+        assert got[k] == pytest.approx(want[k], rel=1e-12, nan_ok=True)
+
+
+def test_pr_curve_is_built_when_read():
+    from clfeval.statistics.rankings import Curve
+
+    y, s, _ = _weighted_data(7)
+    r = _quiet_evaluate(y, y_score=s).at_prevalence(0.1)
+    assert isinstance(r.pr_curve, Curve) and r.pr_curve is r.pr_curve  # built once, kept
+    ev = _quiet_evaluate(y, y_score=s)
+    rank = ev.ranking(ev.names[ev.positive_index])
+    p, rec, thr = pr_points_at_prevalence(rank.neg, rank.pos, rank.scores, 0.1)
+    assert np.array_equal(r.pr_curve.y, p) and np.array_equal(r.pr_curve.x, rec)
+    assert np.array_equal(r.pr_curve.thresholds, thr)
+    assert r.pr_curve.area == r.average_precision
+    assert len(r.to_dict(50)["pr_curve"]["x"]) <= 50

@@ -32,3 +32,12 @@ def test_ap_at_prevalence_and_prg_auc_cover():
     for name, c in cov.items():
         assert 0.93 <= c.mean() <= 0.97, (name, c.mean())
         assert c.min() >= 0.86, (name, c.min())
+
+
+def test_weighted_ap_at_prevalence_covers():
+    """Random non-integer, informative sampling weights (``benchmarks/prevalence_weighted_coverage.py``)."""
+    from prevalence_weighted_coverage import weighted_ap_coverage
+
+    cov = weighted_ap_coverage(n_settings=16, n_reps=250, seed=21)
+    assert 0.93 <= cov.mean() <= 0.97, cov.mean()
+    assert cov.min() >= 0.86, cov.min()

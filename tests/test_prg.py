@@ -25,6 +25,7 @@ from clfeval.formulas.prg import (
     prg_area,
     prg_area_gradients,
     prg_area_of_rates,
+    prg_area_variance,
     prg_points_of_rates,
     recall_gain,
 )
@@ -199,3 +200,155 @@ def test_weighted_interval_reduces_to_unweighted():
     w[:5] = 0.0  # zero weights add nothing
     ci = evaluate(y, y_score=s, sample_weight=w).prg_auc()
     assert ci.low < ci.estimate < ci.high and ci.standard_error > 0
+
+
+# --- the closed form (issue 22, speed) against the trapezoid sum and its gradient as first written ---
+
+def _start_oracle(fpr, tpr, prevalence):
+    k0 = int(np.argmax(tpr >= prevalence))
+    if tpr[k0] == prevalence or k0 == 0:
+        return k0, 1.0, float(fpr[k0])
+    t_a, t_b = tpr[k0 - 1], tpr[k0]
+    lam = (prevalence - t_a) / (t_b - t_a)
+    return k0, float(lam), float(fpr[k0 - 1] + lam * (fpr[k0] - fpr[k0 - 1]))
+
+
+def _gradients_oracle(neg, pos):
+    """prg_area_gradients as first written: the trapezoid's derivative in every PRG point, chained
+    through the rates, the crossing and pi (kept here as the oracle of the closed form)."""
+    from clfeval.formulas.curves import trapezoid
+    from clfeval.formulas.prg import rates_of_counts
+
+    fpr, tpr, n, p = rates_of_counts(neg, pos)
+    d = fpr.size - 1
+    pi = p / (p + n)
+    rho = pi / (1.0 - pi)
+    drho = 1.0 / (1.0 - pi) ** 2
+    k0, lam, f_star = _start_oracle(fpr, tpr, pi)
+    tk, fk = tpr[k0:], fpr[k0:]
+    miss = 1.0 - tk
+    xs = 1.0 - rho * miss / tk
+    miss /= tk
+    ys = 1.0 - fk / tk
+    inv = 1.0 / tk
+    crossing = lam < 1.0
+    if crossing:
+        xs, ys = np.concatenate([[0.0], xs]), np.concatenate([[1.0 - f_star / pi], ys])
+    area = trapezoid(xs, ys)
+    mid = (ys[:-1] + ys[1:]) / 2
+    d_x = np.zeros(xs.size)
+    d_x[1:] = mid
+    d_x[:-1] -= mid
+    half = xs / 2
+    d_y = np.zeros(xs.size)
+    if xs.size > 1:
+        d_y[1:-1] = half[2:] - half[:-2]
+        d_y[0], d_y[-1] = half[1] - half[0], half[-1] - half[-2]
+    real = slice(1, None) if crossing else slice(None)
+    dx_r, dy_r = d_x[real], d_y[real]
+    d_t, d_f = np.zeros(d + 1), np.zeros(d + 1)
+    d_t[k0:] = (dx_r * rho + dy_r * fk) * (inv * inv)
+    d_f[k0:] = -dy_r * inv
+    d_pi = -float(np.dot(dx_r, miss)) * drho
+    if crossing:
+        a, b = k0 - 1, k0
+        s = (fpr[b] - fpr[a]) / (tpr[b] - tpr[a])
+        g = d_y[0] * (-1.0 / pi)
+        d_pi += d_y[0] * f_star / pi**2 + g * s
+        if a > 0:
+            d_f[a] += g * (1.0 - lam)
+            d_t[a] += g * (-s * (1.0 - lam))
+        d_f[b] += g * lam
+        d_t[b] += g * (-s * lam)
+    d_p = -float(np.dot(d_t, tpr)) / p + d_pi * n / (p + n) ** 2
+    d_n = -float(np.dot(d_f, fpr)) / n - d_pi * p / (p + n) ** 2
+    g_pos = np.cumsum(d_t[:0:-1])[::-1] / p + d_p
+    g_neg = np.cumsum(d_f[:0:-1])[::-1] / n + d_n
+    return area, g_neg, g_pos
+
+
+def _area_oracle(neg, pos):
+    from clfeval.formulas.prg import rates_of_counts
+
+    fpr, tpr, n, p = rates_of_counts(neg, pos)
+    return prg_area_of_rates(fpr, tpr, p / (p + n)) if n > 0 and p > 0 else float("nan")
+
+
+def _variance_oracle(neg, pos):
+    from clfeval.uncertainty.influence import cell_variance
+
+    _, g_neg, g_pos = _gradients_oracle(neg, pos)
+    return float(cell_variance(neg, pos, g_neg, g_pos))
+
+
+cells = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from([1.0, 0.25, 1.5, 7.0])),
+                 min_size=1, max_size=30)
+
+
+@given(cells, st.booleans())
+def test_closed_form_equals_the_trapezoid_sum_and_its_gradient(data, weighted):
+    # per-score counts with ties (several cases per score), zero cells, and weights
+    neg = np.array([r[0] * (r[2] if weighted else 1) for r in data], dtype=float)
+    pos = np.array([r[1] * (r[2] if weighted else 1) for r in data], dtype=float)
+    want = _area_oracle(neg, pos)
+    got = prg_area(neg, pos)
+    cumulative = prg_area(neg, pos, cum_neg=np.cumsum(neg), cum_pos=np.cumsum(pos))
+    if np.isnan(want):
+        assert np.isnan(got) and np.isnan(cumulative) and np.isnan(prg_area_variance(neg, pos)[1])
+        return
+    scale = max(1.0, neg.sum() / pos.sum())  # the gains' own size: rho f / t
+    assert got == pytest.approx(want, rel=1e-12, abs=1e-13 * scale)
+    assert cumulative == got
+    area, g_neg, g_pos = prg_area_gradients(neg, pos)
+    _, o_neg, o_pos = _gradients_oracle(neg, pos)
+    size = max(np.abs(o_neg).max(), np.abs(o_pos).max(), 1.0 / (neg.sum() + pos.sum()))  # gradients ~ 1 / n
+    assert area == got
+    assert np.allclose(g_neg, o_neg, rtol=1e-11, atol=1e-12 * size)
+    assert np.allclose(g_pos, o_pos, rtol=1e-11, atol=1e-12 * size)
+    variance = _variance_oracle(neg, pos)
+    a, v = prg_area_variance(neg, pos)
+    assert a == got and v == pytest.approx(variance, rel=1e-10, abs=1e-13 * scale * size**2)
+    # a point at t = pi exactly is a kink (the curve starts there or on the segment after it): rounding
+    # may put a scaled copy on either side, so its gradients are compared elsewhere only
+    kink = np.isclose(np.cumsum(pos) / pos.sum(), pos.sum() / (pos.sum() + neg.sum()), rtol=1e-12, atol=0).any()
+    for c in (1e-300, 1e200):  # weights anywhere in the float64 range: the same area, gradients over c
+        big, b_neg, b_pos = prg_area_gradients(c * neg, c * pos)
+        assert big == pytest.approx(got, rel=1e-12, abs=1e-13 * scale)
+        if kink:
+            continue
+        assert np.allclose(b_neg * c, g_neg, rtol=1e-11, atol=1e-12 * size)
+        assert np.allclose(b_pos * c, g_pos, rtol=1e-11, atol=1e-12 * size)
+
+
+def _ranked_cases(n, prevalence, seed):
+    rng = np.random.default_rng(seed)
+    y = rng.random(n) < prevalence
+    return y[np.argsort(-(rng.normal(size=n) + 1.2 * y), kind="stable")]
+
+
+@pytest.mark.parametrize("prevalence", [0.5, 0.03, 0.97])
+def test_one_case_per_score_long_rankings(prevalence):
+    # one sample per score, long enough for several blocks of the positives' search (and a
+    # stretch of more than a block without a positive): the same numbers as the trapezoid sum
+    pos = _ranked_cases(150_000, prevalence, 1)
+    pos = np.concatenate([pos, np.zeros(70_000, bool), [True, False, True], np.zeros(70_000, bool)])
+    neg = ~pos
+    want, variance = _area_oracle(neg, pos), _variance_oracle(neg, pos)
+    assert prg_area(None, pos) == pytest.approx(want, rel=1e-12)
+    assert prg_area(None, pos, cum_pos=np.cumsum(pos)) == prg_area(None, pos)
+    assert prg_area(neg, pos) == pytest.approx(want, rel=1e-12)  # the counts' general path
+    for args in [(None, pos), (neg, pos), (neg.astype(float), pos.astype(float))]:
+        a, v = prg_area_variance(*args)
+        assert a == pytest.approx(want, rel=1e-12) and v == pytest.approx(variance, rel=1e-11)
+    assert prg_area_variance(None, pos, cum_pos=np.cumsum(pos).astype(np.int32)) == prg_area_variance(None, pos)
+    ci = prg_auc_interval(neg, pos)
+    assert ci == prg_auc_interval(None, pos) == prg_auc_interval(None, pos, cum_pos=np.cumsum(pos))
+    assert ci.standard_error == pytest.approx(np.sqrt(variance), rel=1e-11)
+
+
+def test_one_case_per_score_is_recognised_only_when_it_holds():
+    # boolean cells with a case of each class at one score (or none) are counts, not one case each
+    pos = np.array([True, True, False, True, False, False, True])
+    neg = np.array([False, True, True, False, True, False, True])
+    assert prg_area_variance(neg, pos) == pytest.approx(
+        (_area_oracle(neg, pos), _variance_oracle(neg.astype(float), pos.astype(float))), rel=1e-12)

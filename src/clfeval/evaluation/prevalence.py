@@ -21,15 +21,15 @@ from clfeval.formulas.prevalence import (
 )
 from clfeval.inputs.evaluate_options import check_prevalence
 from clfeval.results.prevalence import AtPrevalence
-from clfeval.stats._result import ConfidenceInterval, check_level
 from clfeval.statistics.rankings import Curve, OperatingPoint
+from clfeval.stats._result import ConfidenceInterval, check_level
 from clfeval.uncertainty.prevalence_intervals import (
     ap_at_prevalence_interval,
     prevalence_intervals,
     prg_auc_interval,
 )
 
-__all__ = ["checked_prevalence", "at_prevalence_of", "prg_auc_of", "prevalence_entry", "prg_entry"]
+__all__ = ["at_prevalence_of", "checked_prevalence", "prevalence_entry", "prg_auc_of", "prg_entry"]
 
 
 def checked_prevalence(task: str, prevalence: Any) -> float | None:
@@ -68,12 +68,30 @@ def _class_squares(ev: Any) -> tuple[float, float] | None:
     return float(w2[pos].sum()), float(w2[~pos].sum())
 
 
+def _cell_squares(ev: Any, ranking: Any) -> tuple[tuple[np.ndarray, np.ndarray], tuple[float, float]]:
+    """((sums of squared weights of the negatives, of the positives) at each of the positive class's score
+    cells, (cases of non-zero weight among the negatives, among the positives)) of weighted rows."""
+    from clfeval.uncertainty.influence import cells_of_scores
+
+    c = ev.positive_index
+    w = np.asarray(ev.sample_weight, dtype=np.float64)
+    positive = np.asarray(ev.cases.is_positive(c))
+    cell = cells_of_scores(ranking, ev.cases.column(c))
+    w2, d = w * w, ranking.scores.size
+    squares = (np.bincount(cell[~positive], w2[~positive], d), np.bincount(cell[positive], w2[positive], d))
+    nonzero = w != 0
+    return squares, (float(np.count_nonzero(nonzero & ~positive)), float(np.count_nonzero(nonzero & positive)))
+
+
 def at_prevalence_of(ev: Any, prevalence: Any = None, level: float | None = 0.95) -> AtPrevalence:
     """The measures of a binary Evaluation at ``prevalence`` (default: the one it was evaluated with),
-    with intervals at ``level`` (None: none), AP and the PR curve at pi where it has scores.
+    with intervals at ``level`` (None: none), AP and the PR curve at pi where it has scores (the curve
+    is built when first read).
 
-    Weighted rows: the measures' intervals take Kish's effective numbers of positives and negatives;
-    AP at pi then has no interval (``ap_interval`` None), nor has a weighted stream any interval."""
+    Weighted rows: the measures' intervals take Kish's effective numbers of positives and negatives, and
+    AP at pi's interval the sums of squared weights at each score of each class. A weighted stream keeps
+    neither (only the weights' sums): it has the values, and no intervals (``intervals`` and
+    ``ap_interval`` None)."""
     if ev.task != "binary":
         raise ValueError(f"measures at another prevalence are for a binary task; this evaluation is {ev.task} "
                          "(evaluate one class against the rest, e.g. y_true == c).")
@@ -93,8 +111,9 @@ def at_prevalence_of(ev: Any, prevalence: Any = None, level: float | None = 0.95
     keys = [k if k != "f1" else f"f{beta:g}" for k in PREVALENCE_MEASURES] + ["recall", "fallout"]
     values = {k: float(raw[k]) for k in keys}
     intervals = None
-    weighted_stream = ev.sample_weight is None and ev.streamed == "weighted"
-    if level is not None and not weighted_stream:
+    # weighted rows whose squared weights are not at hand (a weighted stream keeps only the weights' sums)
+    no_squares = ev.cases is None and (ev.sample_weight is not None or ev.streamed == "weighted")
+    if level is not None and not no_squares:
         level = check_level(level)
         cis = prevalence_intervals(tp, fp, fn, tn, pi, beta=beta, level=level, class_squares=_class_squares(ev))
         intervals = {k: cis[k] for k in keys}
@@ -102,20 +121,29 @@ def at_prevalence_of(ev: Any, prevalence: Any = None, level: float | None = 0.95
     if ev.rankings is not None:
         name, _ = ev.class_curve(None, "PR curve at a prevalence")
         ranking = ev.ranking(name)
-        neg = ranking.negatives()
-        if level is not None and not (ev.sample_weight is not None or ev.streamed == "weighted"):
-            ap_ci = ap_at_prevalence_interval(neg, ranking.pos, pi, level)
+        neg = ranking.neg  # None: one sample per score
+        held = {"tps": ranking.tps, "fps": None if neg is None else ranking.fps}
+        if level is not None and not no_squares:
+            weights = {}
+            if ev.sample_weight is not None:
+                squares, cases = _cell_squares(ev, ranking)
+                weights = {"squares": squares, "n_cases": cases}
+            ap_ci = ap_at_prevalence_interval(neg, ranking.pos, pi, level, **weights, **held)
             ap = ap_ci.estimate
         else:
             from clfeval.formulas.prevalence import average_precision_at_prevalence
 
-            ap = float(average_precision_at_prevalence(neg, ranking.pos, pi))
-        precision, recall, thresholds = pr_points_at_prevalence(neg, ranking.pos, ranking.scores, pi)
-        synthetic = np.zeros(thresholds.size, dtype=bool)
-        synthetic[0] = True
+            ap = float(average_precision_at_prevalence(neg, ranking.pos, pi, **held))
         point = OperatingPoint(values["recall"], values["precision"], ev.threshold)
-        curve = Curve("pr", f"{name} at prevalence {pi:.4g}", recall, precision, thresholds, synthetic, ap, point,
-                      ev.labels[ev.positive_index])
+        label = ev.labels[ev.positive_index]
+
+        def curve() -> Curve:
+            precision, recall, thresholds = pr_points_at_prevalence(neg, ranking.pos, ranking.scores, pi)
+            synthetic = np.zeros(thresholds.size, dtype=bool)
+            synthetic[0] = True
+            return Curve("pr", f"{name} at prevalence {pi:.4g}", recall, precision, thresholds, synthetic, ap, point,
+                         label)
+
     return AtPrevalence(pi, p / (p + n) if p + n > 0 else float("nan"), beta, values, intervals, ap, ap_ci, curve,
                         level)
 
@@ -126,7 +154,7 @@ def prg_auc_of(ev: Any, curve: str | None = None, level: float = 0.95) -> Confid
     name, c = ev.class_curve(curve, "PRG area")
     ranking = ev.ranking(name)
     if ev.sample_weight is None and ev.streamed != "weighted":
-        return prg_auc_interval(ranking.negatives(), ranking.pos, check_level(level))
+        return prg_auc_interval(ranking.neg, ranking.pos, check_level(level), cum_pos=ranking.tps)
     if ev.cases is None:  # a weighted stream: the cells' variance needs each case's weight
         ci = prg_auc_interval(ranking.negatives(), ranking.pos, check_level(level))
         return ConfidenceInterval(float("nan"), float("nan"), ci.level, ci.method + " (a weighted stream keeps no "

@@ -117,14 +117,20 @@ def partial_placement_values(neg: np.ndarray, pos: np.ndarray, lo: float, hi: fl
     return float(pos @ v10 / m), v10, v01
 
 
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """sum a b of two 1-D arrays in float64, by numpy's own loop (a BLAS dot may hand a long vector to
+    threads, which on a busy machine costs more than the sum)."""
+    return float(np.einsum("i,i->", a, b, dtype=np.float64, casting="unsafe"))
+
+
 def _spread(counts: np.ndarray, middle: np.ndarray, before: float, at_before: float, after: float,
             at_after: float, size: float) -> float:
     """s²(V) / size of components that are ``at_before`` for ``before`` cases, ``middle`` for the
     cases ``counts`` and ``at_after`` for ``after`` cases (frequency weights; size cases)."""
-    mean = (before * at_before + float(counts @ middle) + after * at_after) / size
+    mean = (before * at_before + _dot(counts, middle) + after * at_after) / size
     d = middle - mean
-    np.multiply(d, d, out=d)
-    ss = before * (at_before - mean) ** 2 + float(counts @ d) + after * (at_after - mean) ** 2
+    cd = counts * d
+    ss = before * (at_before - mean) ** 2 + _dot(cd, d) + after * (at_after - mean) ** 2
     return ss / ((size - 1) * size)
 
 
@@ -136,7 +142,9 @@ def partial_area_and_variance(neg: np.ndarray | None, pos: np.ndarray, lo: float
     FPR span meets the range only (the components are constant before and after it). ``neg``
     None: one negative wherever ``pos`` is 0 (a ranking of distinct samples). ``cum_neg``,
     ``cum_pos``: the cumulative counts down the ranking, if known (a ranking's ``fps``, ``tps``);
-    with them the cost is a binary search plus the scores inside the range.
+    with them the cost is a binary search plus the scores inside the range (one sample per score:
+    a search of the negatives inside it, each run of positives between two negatives read as one
+    score with their count: the same spans, the same components).
 
     >>> neg, pos = np.array([0, 1, 0, 0, 1]), np.array([1, 0, 1, 1, 0])
     >>> area, var = partial_area_and_variance(neg, pos, 0.0, 1.0)
@@ -145,33 +153,29 @@ def partial_area_and_variance(neg: np.ndarray | None, pos: np.ndarray, lo: float
     """
     pos = np.asarray(pos)
     one_each = neg is None
-    if neg is None:
-        neg = (~pos) if pos.dtype == np.bool_ else 1 - pos
-    neg = np.asarray(neg)
+
+    def negatives(cells: np.ndarray) -> np.ndarray:  # one sample per score: where no positive is
+        return (~cells) if cells.dtype == np.bool_ else 1 - cells
+
     if axis == "tpr":
-        return partial_area_and_variance(pos[::-1], neg[::-1], 1.0 - hi, 1.0 - lo)
+        if one_each:  # the mirror image of one sample per score is one sample per score
+            return partial_area_and_variance(None, negatives(pos)[::-1], 1.0 - hi, 1.0 - lo)
+        return partial_area_and_variance(pos[::-1], np.asarray(neg)[::-1], 1.0 - hi, 1.0 - lo)
     if axis != "fpr":
         raise ValueError(f"axis must be 'fpr' or 'tpr', got {axis!r}.")
     cp = np.cumsum(pos, dtype=np.float64) if cum_pos is None else cum_pos
     d = pos.size
-    if cum_neg is None and one_each and cum_pos is not None:
+    if cum_neg is None and one_each:
         # one sample per score: the negatives down to k are the rank less the positives (exact),
         # formed only for the scores read (no array of D running counts)
         def cn_at(k: int) -> float:
             return float(k + 1) - float(cp[k])
-
-        def cn_of(a: int, b: int) -> np.ndarray:
-            out = np.arange(a + 1, b + 1, dtype=np.float64)
-            out -= cp[a:b]
-            return out
     else:
+        neg = negatives(pos) if one_each else np.asarray(neg)
         cn = np.cumsum(neg, dtype=np.float64) if cum_neg is None else cum_neg
 
         def cn_at(k: int) -> float:
             return float(cn[k])
-
-        def cn_of(a: int, b: int) -> np.ndarray:
-            return np.array(cn[a:b], dtype=np.float64)  # a copy: divided in place below
     m, n = (float(cp[-1]), cn_at(d - 1)) if d else (0.0, 0.0)
     if not (m > 0 and n > 0):
         return float("nan"), float("nan")
@@ -179,19 +183,70 @@ def partial_area_and_variance(neg: np.ndarray | None, pos: np.ndarray, lo: float
     # first span ending at or after lo, j the first starting after hi (a binary search each)
     i = bisect.bisect_left(range(d), lo, key=lambda k: cn_at(k) / n)
     j = bisect.bisect_right(range(d), hi, key=lambda k: cn_at(k - 1) / n if k else 0.0)
-    first = cn_at(i - 1) / n if i else 0.0
-    end = cn_of(i, j)
+    neg_before = cn_at(i - 1) if i else 0.0
+    pos_before = float(cp[i - 1]) if i else 0.0
+    pos_after, neg_after = m - (float(cp[j - 1]) if j else 0.0), n - (cn_at(j - 1) if j else 0.0)
+    outside = (pos_before, neg_before, pos_after, neg_after)
+    if one_each:  # the negatives inside, and the runs of positives before each of them (and after the last)
+        at = np.flatnonzero(negatives(pos[i:j]))
+        runs = np.empty(at.size + 1)
+        runs[0] = at[0] if at.size else j - i
+        if at.size:
+            np.subtract(at[1:], at[:-1], out=runs[1:-1])
+            runs[1:-1] -= 1.0
+            runs[-1] = j - i - 1 - at[-1]
+        return _runs_area_and_variance(runs, lo, hi, m, n, outside)
+    end = np.array(cn[i:j], dtype=np.float64)  # a copy: divided in place below
     end /= n
-    p = np.asarray(pos[i:j], dtype=np.float64)
+    return _range_area_and_variance(end, np.asarray(pos[i:j], dtype=np.float64), np.asarray(neg[i:j], dtype=np.float64),
+                                    neg_before / n, lo, hi, m, n, outside)
+
+
+def _edge_factors(lo: float, hi: float) -> tuple[float, float]:
+    """The share of the positives at FPR ``lo`` and at ``hi`` (a span of width 0) counted inside the
+    range: all of them on the boundary 0 or 1, half on an inner boundary."""
+    return 1.0 if lo == 0.0 else 0.5, 1.0 if hi == 1.0 else 0.5
+
+
+def _runs_area_and_variance(runs: np.ndarray, lo: float, hi: float, m: float, n: float,
+                            outside: tuple[float, float, float, float]) -> tuple[float, float]:
+    """:func:`_range_area_and_variance` of one sample per score: the negatives inside the range
+    and ``runs[r]`` positives after the r-th of them (``runs[0]``: before the first), at FPR
+    (negatives before them) / n, a span of width 0. A negative's own score has no positive, so
+    its V01 is the positives inside above it over m; a positive's V10 is hi less its FPR."""
+    pos_before, neg_before, pos_after, neg_after = outside
+    fpr = np.arange(neg_before, neg_before + runs.size, dtype=np.float64)
+    fpr /= n
+    inside = runs.copy()
+    for edge, factor in zip((lo, hi), _edge_factors(lo, hi)):
+        inside[int(np.searchsorted(fpr, edge, "left")):int(np.searchsorted(fpr, edge, "right"))] *= factor
+    v10 = np.subtract(hi, fpr, out=fpr)
+    above = np.cumsum(inside)
+    total_inside = float(above[-1])
+    v01 = above[:-1]
+    v01 /= m
+    area = ((hi - lo) * pos_before + _dot(runs, v10)) / m
+    if not (m >= 2 and n >= 2):
+        return area, float("nan")
+    var = (_spread(runs, v10, pos_before, hi - lo, pos_after, 0.0, m)
+           + _spread(np.ones(v01.size), v01, neg_before, 0.0, neg_after, total_inside / m, n))
+    return area, float(var)
+
+
+def _range_area_and_variance(end: np.ndarray, p: np.ndarray, q: np.ndarray, first: float, lo: float, hi: float,
+                             m: float, n: float, outside: tuple[float, float, float, float]) -> tuple[float, float]:
+    """:func:`partial_area_and_variance` from the scores whose FPR span meets [lo, hi]: their span
+    ends ``end``, positives ``p`` and negatives ``q``, the first span's start ``first``, and the
+    (positives, negatives) before and after them."""
+    pos_before, neg_before, pos_after, neg_after = outside
     # the scores with no negative (a span of width 0 at s = end, lo <= s <= hi): V10 = hi - s and
     # all of the positives inside (half on an inner boundary); the others (the negatives' scores,
     # the only ones V01 is read at) by the general formulas
-    wide = np.flatnonzero(np.asarray(neg[i:j]) > 0)
+    wide = np.flatnonzero(q > 0)
     v10 = np.subtract(hi, end)
     inside = p.copy()
-    for edge, factor in ((lo, 1.0 if lo == 0.0 else 0.5), (hi, 1.0 if hi == 1.0 else 0.5)):
-        at = slice(int(np.searchsorted(end, edge, "left")), int(np.searchsorted(end, edge, "right")))
-        inside[at] *= factor
+    for edge, factor in zip((lo, hi), _edge_factors(lo, hi)):
+        inside[int(np.searchsorted(end, edge, "left")):int(np.searchsorted(end, edge, "right"))] *= factor
     e = end[wide]
     st = np.where(wide > 0, end[np.maximum(wide - 1, 0)], first)
     width = e - st
@@ -200,18 +255,15 @@ def partial_area_and_variance(neg: np.ndarray | None, pos: np.ndarray, lo: float
     share = _share_inside(st, width, lo, hi)
     inside[wide] = pw * share
     ties_w = pw * np.where(width > 0, _tie_share(hi, st, width) - _tie_share(lo, st, width), share / 2)
-    q = np.asarray(neg[i:j][wide], dtype=np.float64)
+    qw = q[wide]
     above = np.cumsum(inside)
     total_inside = float(above[-1]) if above.size else 0.0
     v01 = (above[wide] - inside[wide] + ties_w) / m
-    pos_before = float(cp[i - 1]) if i else 0.0
-    neg_before = cn_at(i - 1) if i else 0.0
-    pos_after, neg_after = m - (float(cp[j - 1]) if j else 0.0), n - (cn_at(j - 1) if j else 0.0)
-    area = ((hi - lo) * pos_before + float(p @ v10)) / m
+    area = ((hi - lo) * pos_before + _dot(p, v10)) / m
     if not (m >= 2 and n >= 2):
         return area, float("nan")
     var = (_spread(p, v10, pos_before, hi - lo, pos_after, 0.0, m)
-           + _spread(q, v01, neg_before, 0.0, neg_after, total_inside / m, n))
+           + _spread(qw, v01, neg_before, 0.0, neg_after, total_inside / m, n))
     return area, float(var)
 
 
@@ -230,7 +282,6 @@ def partial_area_variance(neg: np.ndarray, pos: np.ndarray, v10: np.ndarray, v01
         return float("nan")
     total = 0.0
     for counts, v, size in ((pos, v10, m), (neg, v01, n)):
-        d = v - counts @ v / size
-        np.multiply(d, d, out=d)
-        total += float(counts @ d) / ((size - 1) * size)
+        d = v - _dot(counts, v) / size
+        total += _dot(counts * d, d) / ((size - 1) * size)
     return float(total)

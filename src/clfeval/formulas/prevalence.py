@@ -13,7 +13,9 @@ same numbers as reweighting the sample so that its prevalence is pi (positives b
 pi TPR / (pi TPR + (1 - pi) FPR); the PR curve and AP at pi are the same step curve and step area as
 the sample's, with that precision.
 
-All functions are batched over leading axes; pi broadcasts against them.
+All functions are batched over leading axes (pi broadcasts against them), except the passes over one
+ranking's cells chunk by chunk (:func:`positive_cell_chunks`, :func:`calibrated_precision_sum`), which one
+ranking's AP at pi and its interval (:mod:`clfeval.uncertainty.prevalence_intervals`) read.
 
 >>> vals = measures_at_prevalence(np.array(0.8), np.array(0.1), 0.1)
 >>> round(float(vals["precision"]), 6), round(float(vals["npv"]), 6), round(float(vals["accuracy"]), 6)
@@ -27,6 +29,8 @@ References
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -35,14 +39,18 @@ from clfeval.formulas import measures as m
 from clfeval.formulas.curves import average_precision, precision_recall_points
 
 __all__ = [
+    "CHUNK",
     "PREVALENCE_MEASURES",
-    "table_at_prevalence",
-    "measures_at_prevalence",
-    "measure_gradients_at_prevalence",
-    "calibrated_precision",
-    "prevalence_weights",
-    "pr_points_at_prevalence",
     "average_precision_at_prevalence",
+    "calibrated_precision",
+    "calibrated_precision_sum",
+    "class_totals",
+    "measure_gradients_at_prevalence",
+    "measures_at_prevalence",
+    "positive_cell_chunks",
+    "pr_points_at_prevalence",
+    "prevalence_weights",
+    "table_at_prevalence",
 ]
 
 #: the measures that change with the prevalence, in the order views show them (F-beta as "f<beta>")
@@ -182,15 +190,29 @@ def pr_points_at_prevalence(neg: Any, pos: Any, scores: np.ndarray, prevalence: 
     return precision_recall_points(w_neg, w_pos, np.asarray(scores), descending=True)
 
 
-def average_precision_at_prevalence(neg: Any, pos: Any, prevalence: float) -> float | np.ndarray:
+def average_precision_at_prevalence(neg: Any, pos: Any, prevalence: float, *, tps: Any = None,
+                                    fps: Any = None) -> float | np.ndarray:
     """Average precision at prevalence pi: the step area sum over scores of the calibrated precision
     times each rise in recall (the package's AP, with its step rule, at pi); NaN without positives or
     negatives (pi has no meaning without both classes).
+
+    One ranking (1-D counts, ``neg`` None: one sample per score) reads only the cells that hold
+    positives (:func:`positive_cell_chunks`; ``tps`` and ``fps``: its cumulative counts, where held):
+    AP = sum pos prec / P, prec the calibrated precision there (:func:`calibrated_precision_sum`).
 
     >>> round(average_precision_at_prevalence(np.array([0, 1, 1]), np.array([1, 1, 0]), 0.5), 6)
     0.833333
     """
     pos = np.asarray(pos)
+    if pos.ndim == 1:
+        n_total, p_total = class_totals(neg, pos)
+        if np.isfinite(n_total) and np.isfinite(p_total):
+            if not (n_total > 0 and p_total > 0):
+                return float("nan")
+            c_p, c_n = prevalence / p_total, (1.0 - prevalence) / n_total
+            parts = [calibrated_precision_sum(tp, fp, w, c_p, c_n)[2]
+                     for _, _, _, tp, fp, w in positive_cell_chunks(neg, pos, tps, fps)]
+            return math.fsum(parts) / p_total
     neg = (1 - pos) if neg is None else np.asarray(neg)
     w_neg, w_pos = prevalence_weights(neg, pos, prevalence)
     ok = (neg.sum(axis=-1) > 0) & (pos.sum(axis=-1) > 0)
@@ -199,3 +221,66 @@ def average_precision_at_prevalence(neg: Any, pos: Any, prevalence: float) -> fl
     ap = average_precision(np.where(np.isfinite(w_neg), w_neg, 0.0), np.where(np.isfinite(w_pos), w_pos, 0.0))
     out = np.where(ok, ap, np.nan)
     return float(out) if out.ndim == 0 else out
+
+
+#: cells per chunk of the passes over one ranking (arrays that stay in cache)
+CHUNK = 1 << 15
+
+
+def class_totals(neg: Any, pos: np.ndarray) -> tuple[float, float]:
+    """(N, P) of one ranking's per-score counts (``neg`` None: one sample per score).
+
+    >>> class_totals(None, np.array([True, False, False]))
+    (2.0, 1.0)
+    """
+    if neg is None:
+        p = float(np.count_nonzero(pos))
+        return float(pos.size) - p, p
+    return float(np.sum(neg)), float(np.sum(pos))
+
+
+def positive_cell_chunks(neg: Any, pos: np.ndarray, tps: Any = None, fps: Any = None, *, reverse: bool = False,
+                         size: int = CHUNK) -> Iterator[tuple[int, int, np.ndarray, np.ndarray, np.ndarray, Any]]:
+    """The cells of one ranking that hold positives, chunk by chunk of ``size`` cells (last chunk first with
+    ``reverse``): (lo, hi, idx, TP, FP, pos) with idx the cells in lo..hi-1 that hold positives, TP and FP the
+    cumulative counts there (float64; read from ``tps`` and ``fps`` where given) and pos their positives
+    (None: one each, ``neg`` None: one sample per score).
+
+    >>> [(lo, hi, i.tolist(), t.tolist(), f.tolist()) for lo, hi, i, t, f, _ in
+    ...  positive_cell_chunks(None, np.array([True, False, True, False]), size=3)]
+    [(0, 3, [0, 2], [1.0, 2.0], [0.0, 1.0]), (3, 4, [], [], [])]
+    """
+    d = pos.size
+    tps = np.cumsum(pos) if tps is None else tps
+    if neg is not None:
+        fps = np.cumsum(neg) if fps is None else fps
+    starts = range(0, d, size)
+    for lo in (reversed(starts) if reverse else starts):
+        hi = min(d, lo + size)
+        idx = np.flatnonzero(pos[lo:hi])
+        idx += lo
+        tp = tps[idx].astype(np.float64)
+        if neg is None:
+            fp = idx + 1.0
+            fp -= tp
+            yield lo, hi, idx, tp, fp, None
+        else:
+            yield lo, hi, idx, tp, fps[idx].astype(np.float64), np.asarray(pos[idx], dtype=np.float64)
+
+
+def calibrated_precision_sum(tp: np.ndarray, fp: np.ndarray, w: Any, c_p: float, c_n: float
+                             ) -> tuple[np.ndarray, np.ndarray, float]:
+    """(the calibrated precision c_p TP / K at cells with cumulative counts TP and FP, K = c_p TP + c_n FP, and
+    the precision's sum weighted by ``w`` (None: 1 each)); c_p = pi / P and c_n = (1 - pi) / N. ``tp`` is
+    overwritten (it becomes the precision).
+
+    >>> prec, k, total = calibrated_precision_sum(np.array([1.0, 2.0]), np.array([0.0, 1.0]), None, 0.5, 0.25)
+    >>> prec.tolist(), k.tolist(), total
+    ([1.0, 0.8], [0.5, 1.25], 1.8)
+    """
+    tp *= c_p
+    k = fp * c_n
+    k += tp
+    prec = np.divide(tp, k, out=tp)
+    total = float(prec.sum()) if w is None else float(np.einsum("i,i->", w, prec))
+    return prec, k, total

@@ -12,12 +12,13 @@ at prevalence π = 0.1, not the sample's p̂ = 0.5
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from clfeval.formulas.measure_registry import title
-from clfeval.stats._result import ConfidenceInterval
 from clfeval.statistics.rankings import Curve
+from clfeval.stats._result import ConfidenceInterval
 from clfeval.support.html_table import html_block, html_table
 
 __all__ = ["AtPrevalence", "prevalence_caption"]
@@ -44,6 +45,8 @@ class AtPrevalence:
     sample's TPR and FPR for pi; ``intervals`` (None when not asked) their confidence intervals;
     ``average_precision`` and ``pr_curve`` the AP and the precision-recall curve at pi (calibrated
     precision, Siblini et al. 2020; None without scores) and ``ap_interval`` AP's interval.
+    ``pr_curve`` may be given as a function of no arguments that builds the curve: it is then built on
+    first reading (a curve has a point per distinct score), and kept.
 
     >>> r = AtPrevalence(0.1, 0.5, 1.0, {"precision": 0.4706, "accuracy": 0.89}, None)
     >>> r
@@ -59,8 +62,15 @@ class AtPrevalence:
     intervals: dict[str, ConfidenceInterval] | None = None
     average_precision: float | None = None
     ap_interval: ConfidenceInterval | None = None
-    pr_curve: Curve | None = field(default=None, repr=False)
+    pr_curve: Curve | Callable[[], Curve] | None = field(default=None, repr=False, compare=False)
     level: float | None = None
+
+    def __getattribute__(self, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        if name == "pr_curve" and value is not None and not isinstance(value, Curve):
+            value = value()  # the curve's builder: build it once, keep it
+            object.__setattr__(self, "pr_curve", value)
+        return value
 
     @property
     def caption(self) -> str:
