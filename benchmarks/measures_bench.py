@@ -34,9 +34,9 @@ from bench_report import format_n
 import clfeval
 from clfeval.calibration.modern import corp_and_smooth_ece, view_counts_of_ranking
 from clfeval.formulas.curves import mcclish_standardized, partial_roc_area
-from clfeval.formulas.isotonic import corp_decompositions, pav_blocks
+from clfeval.formulas.isotonic import corp_decompositions, pav_blocks_of_counts
 from clfeval.formulas.prg import prg_area
-from clfeval.formulas.smooth_ece import smooth_ece
+from clfeval.formulas.smooth_ece import smooth_ece_of_counts
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET = 0.5  # at most half a sort of the scores
@@ -53,21 +53,28 @@ def measures(ev: Any) -> dict[str, tuple[str, Callable[[], Any]]]:
             return call()
         return run
 
-    def calibration_counts() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        v, neg, pos = view_counts_of_ranking(ranking)
-        n, p = np.asarray(neg, dtype=np.float64), np.asarray(pos, dtype=np.float64)
-        return v, n, p, n + p
+    # what ev.calibration() reads: the ranking's distinct probabilities with their counts and, for
+    # integer counts, its running counts (kept by the ranking; ev.roc above computed them)
+    def calibration_counts() -> tuple[np.ndarray, Any, np.ndarray, Any]:
+        counts = view_counts_of_ranking(ranking)
+        v, neg, pos = counts
+        return v, None if counts.one_each else neg, pos, counts.above
 
     def smooth() -> Any:
-        v, _, p, w = calibration_counts()
-        return smooth_ece(v, w, w * v - p)
+        v, neg, pos, above = calibration_counts()
+        return smooth_ece_of_counts(v, neg, pos, above=above)
 
     report = ev.calibration()  # the forecasts' own Brier score and log loss, which CORP decomposes
     scores = {"brier": report.brier, "log": report.log_loss}
 
     def corp() -> Any:
-        v, n, p, w = calibration_counts()
-        return corp_decompositions(v, n, p, ("brier", "log"), blocks=pav_blocks(p / w, w), forecast=scores)
+        v, neg, pos, above = calibration_counts()
+        blocks = pav_blocks_of_counts(neg, pos, above=above)
+        return corp_decompositions(v, neg, pos, ("brier", "log"), blocks=blocks, forecast=scores, above=above)
+
+    def smooth_corp_band() -> Any:
+        v, neg, pos, above = calibration_counts()
+        return corp_and_smooth_ece(v, neg, pos, view="v", forecast_scores=scores, above=above)
 
     def pauc() -> float:
         return mcclish_standardized(*partial_roc_area(roc.x, roc.y, 0.0, 0.1))
@@ -76,7 +83,6 @@ def measures(ev: Any) -> dict[str, tuple[str, Callable[[], Any]]]:
         return prg_area(ranking.neg, ranking.pos, cum_pos=ranking.tps,
                         cum_neg=None if ranking.neg is None else ranking.fps)
 
-    v, neg, pos = view_counts_of_ranking(ranking)
     return {
         "pauc": ("partial AUC, FPR 0-0.1 (McClish), estimate", pauc),
         "pauc_ci": ("partial AUC, FPR 0-0.1, with its DeLong-type interval: `ev.partial_auc((0, 0.1))`",
@@ -86,7 +92,7 @@ def measures(ev: Any) -> dict[str, tuple[str, Callable[[], Any]]]:
         "smooth_ece": ("smooth ECE (with its bandwidth search)", smooth),
         "corp": ("CORP: isotonic recalibration, MCB/DSC/UNC of the Brier and log scores", corp),
         "smooth_corp_band": ("smooth ECE + CORP + consistency band (200 redraws), as `ev.calibration()` adds them",
-                             lambda: corp_and_smooth_ece(v, neg, pos, view="v", forecast_scores=scores)),
+                             smooth_corp_band),
         "calibration": ("`ev.calibration()` whole: binned ECE, Brier decomposition, smooth ECE, CORP with band",
                         fresh(ev.calibration)),
         "at_prevalence": ("measures at prevalence 0.1 with intervals, AP and PR curve: `ev.at_prevalence(0.1)`",

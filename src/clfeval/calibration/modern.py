@@ -13,6 +13,11 @@ view's distinct probabilities: an Evaluation's ranking (binary), an exact
   probabilities (constant on each bin), the binned DSC is at most the exact one and UNC is exact.
   The smoothing moves each sample by at most its bin's width. ``grouping`` says which.
 
+A ranking's view (:func:`view_counts_of_ranking`, a :class:`ViewCounts`) also carries the
+ranking's running counts; with integer counts both are then read off them and one pass over the
+probabilities (:func:`~clfeval.formulas.smooth_ece.smooth_ece_of_counts`,
+:func:`~clfeval.formulas.isotonic.pav_blocks_of_counts`), with the same numbers.
+
 The consistency band redraws outcomes at each distinct probability; above
 :data:`BAND_POINTS` distinct probabilities it redraws adjacent groups of about equal weight
 instead (each group's positives Binomial(its count, its mean probability): a little wider than the
@@ -28,17 +33,21 @@ CORPDecomposition(score='brier', value=0.1033, miscalibration=0.02, discriminati
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
 from clfeval.calibration.bin_sums import BinSums
 from clfeval.calibration.inputs import onto_unit_interval
-from clfeval.formulas.isotonic import consistency_band, corp_decompositions, pav_blocks
+from clfeval.formulas.isotonic import (
+    consistency_band,
+    corp_decompositions,
+    pav_blocks,
+    pav_blocks_of_counts,
+)
 from clfeval.formulas.measure_registry import MEASURES
-from clfeval.formulas.smooth_ece import smooth_ece
+from clfeval.formulas.smooth_ece import smooth_ece, smooth_ece_of_counts
 from clfeval.stats._result import ConfidenceInterval
 from clfeval.support.json_plain import nan_to_none
 
@@ -47,6 +56,7 @@ __all__ = [
     "CORPDecomposition",
     "CORPDiagram",
     "SmoothECE",
+    "ViewCounts",
     "corp_and_smooth_ece",
     "of_view_counts",
     "view_counts_of_bins",
@@ -220,40 +230,61 @@ class CORPDiagram:
                 f"log: {self.log.text()})")
 
 
-def _curve(v: np.ndarray, w: np.ndarray, pos: np.ndarray
-           ) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
-    """(the fit's blocks as pav_blocks gives them, indices of the curve's points, their fitted
-    values): each block's first and last probability (one point for a block of one)."""
-    starts, values = pav_blocks(pos / w, w)
-    ends = np.append(starts[1:], v.size) - 1
+def _curve(d: int, blocks: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(indices of the curve's points, their fitted values) of the fit's blocks (as pav_blocks
+    gives them) over d probabilities: each block's first and last probability (one point for a
+    block of one)."""
+    starts, values = blocks
+    ends = np.append(starts[1:], d) - 1
     idx = np.stack([starts, ends], axis=1).ravel()  # increasing; a block of one gives its index twice
     fitted = np.repeat(values, 2)
     first = np.r_[True, idx[1:] != idx[:-1]]
-    return (starts, values), idx[first], fitted[first]
+    return idx[first], fitted[first]
 
 
-def _band(v: np.ndarray, w: np.ndarray, idx: np.ndarray, level: float, n: int, seed: Any,
-          counts: bool) -> tuple[np.ndarray, np.ndarray, str]:
+def _band(v: np.ndarray, w: np.ndarray | None, idx: np.ndarray, level: float, n: int, seed: Any,
+          counts: bool, below: Any = None) -> tuple[np.ndarray, np.ndarray, str]:
+    """The band at the curve's points ``idx``; ``w`` None: the weight below each position is
+    ``below(positions)`` (exact running counts; one sample each: the position itself)."""
     how = f"{n} redraws of the outcomes under calibration (Bernoulli(p)), recalibrated; pointwise quantiles"
-    if v.size <= BAND_POINTS:
-        trials = None if counts else np.ones(v.size)
-        low, high = consistency_band(v, w, level=level, n_resamples=n, seed=seed, trials=trials)
+    d = v.size
+    if d <= BAND_POINTS:
+        w_small = np.diff(below(np.arange(d + 1))) if w is None else w
+        trials = None if counts else np.ones(d)
+        low, high = consistency_band(v, w_small, level=level, n_resamples=n, seed=seed, trials=trials)
         return low[idx], high[idx], how
     # adjacent distinct probabilities pooled into groups of about equal weight
     # group of each probability: floor(weight below it / total * BAND_POINTS), at most the last
     # (a hair above, so that rounding in scaled weights does not move a value across a boundary);
-    # the groups' first positions by a binary search each, on the running weight
-    running = np.cumsum(w)
-    total = float(w.sum())
+    # the groups' first positions by a binary search each (all at once), on the running weight
+    if w is None:
+        total = float(below(np.array([d]))[0])
+        key = below
+    else:
+        running = np.cumsum(w)
+        total = float(w.sum())
 
-    def key(k: int) -> float:
-        return float(running[k] - w[k]) / total * BAND_POINTS + 1e-9
-
-    starts = {0} | {bisect.bisect_left(range(v.size), g, key=key) for g in range(1, BAND_POINTS)}
-    first = np.array(sorted(starts - {v.size}), dtype=np.intp)
-    gw = np.add.reduceat(w, first)
-    gv = np.add.reduceat(w * v, first) / gw
-    trials = None if counts else np.diff(np.append(first, v.size)).astype(np.float64)
+        def key(k: np.ndarray) -> np.ndarray:
+            return running[k] - w[k]
+    goal = np.arange(1, BAND_POINTS)
+    lo = np.zeros(goal.size, dtype=np.intp)
+    hi = np.full(goal.size, d, dtype=np.intp)
+    while (lo < hi).any():
+        mid = (lo + hi) // 2
+        reached = key(np.minimum(mid, d - 1)).astype(np.float64) / total * BAND_POINTS + 1e-9 >= goal
+        searching = lo < hi
+        hi = np.where(searching & reached, mid, hi)
+        lo = np.where(searching & ~reached, mid + 1, lo)
+    first = np.unique(np.append(lo[lo < d], 0))
+    edges = np.append(first, d)
+    gw = np.add.reduceat(w, first) if w is not None else np.diff(below(edges)).astype(np.float64)
+    # the groups' weighted mean probabilities (one sample each: sums of the values, read in
+    # memory order when v is a reversed array)
+    if w is None and v.strides[0] < 0:
+        gv = np.add.reduceat(v[::-1], d - edges[:0:-1])[::-1] / gw
+    else:
+        gv = np.add.reduceat(v if w is None else w * v, first) / gw
+    trials = None if counts else np.diff(edges).astype(np.float64)
     low, high = consistency_band(gv, gw, level=level, n_resamples=n, seed=seed, trials=trials)
     at = np.searchsorted(first, idx, side="right") - 1
     return low[at], high[at], how + f", over {first.size} groups of adjacent probabilities of about equal weight"
@@ -262,6 +293,7 @@ def _band(v: np.ndarray, w: np.ndarray, idx: np.ndarray, level: float, n: int, s
 def corp_and_smooth_ece(
     values: np.ndarray, neg: np.ndarray, pos: np.ndarray, *, view: str, grouping: str = DISTINCT,
     band_level: float = 0.9, band_resamples: int = 200, seed: Any = 0, forecast_scores: dict[str, float] | None = None,
+    above: Any = None,
 ) -> tuple[SmoothECE, CORPDiagram]:
     """The smooth ECE and the CORP diagram of distinct probabilities ``values`` (increasing) with
     the weight of negative and positive outcomes at each (probabilities of no weight left out).
@@ -271,7 +303,8 @@ def corp_and_smooth_ece(
     values : numpy.ndarray of shape (D,)
         Distinct probabilities, increasing, in [0, 1].
     neg, pos : numpy.ndarray of shape (D,)
-        Weight of the negative and the positive outcomes at each.
+        Weight of the negative and the positive outcomes at each (``neg`` None: one sample at each
+        probability, ``pos`` 0 or 1).
     view : str
         Which view they are (named in the results).
     grouping : str, default="distinct probabilities"
@@ -286,6 +319,12 @@ def corp_and_smooth_ece(
         The mean Brier and log score of these probabilities ({"brier": ..., "log": ...}) where
         already known (a calibration report's ``brier`` and ``log_loss`` of the same view), so that
         the decompositions do not sum them again.
+    above : tuple (neg_above, pos_above), optional
+        Integer counts of negatives and positives at or above each probability (a ranking's
+        running counts, reversed; see :class:`ViewCounts`), with integer ``neg`` (None: one
+        sample at each probability) and ``pos``: the sums are read off them (see
+        :func:`~clfeval.formulas.smooth_ece.smooth_ece_of_counts` and
+        :func:`~clfeval.formulas.isotonic.pav_blocks_of_counts`), the same numbers.
 
     Returns
     -------
@@ -299,6 +338,13 @@ def corp_and_smooth_ece(
     >>> round(d.brier.miscalibration, 6), d.recalibrated.tolist()
     (0.04, [0.5, 0.5])
     """
+    if above is not None:
+        fast = _from_running(values, neg, pos, above, view, grouping, band_level, band_resamples, seed,
+                             forecast_scores)
+        if fast is not None:
+            return fast
+    if neg is None:  # one sample at each probability
+        neg = 1 - np.asarray(pos, dtype=np.int64)
     v = onto_unit_interval(np.asarray(values, dtype=np.float64))
     counts = np.asarray(neg).dtype.kind in "biu" and np.asarray(pos).dtype.kind in "biu"
     n = np.asarray(neg, dtype=np.float64)
@@ -323,7 +369,8 @@ def corp_and_smooth_ece(
         return (SmoothECE(nan, nan, view, grouping),
                 CORPDiagram(empty, empty, None, None, band_level, "", *decs, view, grouping))
     value, sigma = smooth_ece(v, w, w * v - p)
-    blocks, idx, curve = _curve(v, w, p)
+    blocks = pav_blocks(p / w, w)
+    idx, curve = _curve(v.size, blocks)
     decs = [CORPDecomposition(s, *d) for s, d in corp_decompositions(v, n, p, ("brier", "log"), blocks=blocks,
                                                                     forecast=forecast_scores).items()]
     low = high = None
@@ -334,15 +381,77 @@ def corp_and_smooth_ece(
             CORPDiagram(v[idx], curve, low, high, band_level, method, *decs, view, grouping))
 
 
+def _from_running(
+    values: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, above: Any, view: str, grouping: str,
+    band_level: float, band_resamples: int, seed: Any, forecast_scores: dict[str, float] | None,
+) -> tuple[SmoothECE, CORPDiagram] | None:
+    """:func:`corp_and_smooth_ece` from integer counts with their running counts ``above``, no
+    weight or residual array formed; None where that path does not apply (float counts, a
+    probability of no weight, no probabilities)."""
+    v = np.asarray(values, dtype=np.float64)
+    p = np.asarray(pos)
+    if v.size == 0 or p.dtype.kind not in "biu" or (neg is not None and np.asarray(neg).dtype.kind not in "biu"):
+        return None
+    blocks = pav_blocks_of_counts(neg, p, above=above)
+    if blocks is None:  # a probability of no weight (or counts near the int64 range)
+        return None
+    if v[0] < 0.0 or v[-1] > 1.0:  # increasing: the ends tell
+        v = onto_unit_interval(v)
+    value, sigma = smooth_ece_of_counts(v, neg, p, above=above)
+    idx, curve = _curve(v.size, blocks)
+    decs = [CORPDecomposition(s, *d) for s, d in corp_decompositions(
+        v, neg, p, ("brier", "log"), blocks=blocks, forecast=forecast_scores, above=above).items()]
+    low = high = None
+    method = ""
+    if band_resamples and neg is None:  # one sample each: the weight below position k is k
+        low, high, method = _band(v, None, idx, band_level, band_resamples, seed, True,
+                                  lambda k: np.asarray(k, dtype=np.int64))
+    elif band_resamples:
+        w = np.add(neg, p, dtype=np.float64)
+        low, high, method = _band(v, w, idx, band_level, band_resamples, seed, True)
+    return (SmoothECE(value, sigma, view, grouping),
+            CORPDiagram(v[idx], curve, low, high, band_level, method, *decs, view, grouping))
+
+
 # -- the views' distinct probabilities, from each statistic -----------------------------------------
 
-def view_counts_of_ranking(ranking: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(values increasing, neg, pos) of a BinaryRanking of probabilities (decreasing scores)."""
+class ViewCounts(tuple):
+    """(values increasing, neg, pos) of one view, a plain tuple to unpack; a ranking's also keep
+    its running counts: ``above`` = (negatives at or above each value, or None with ``one_each``;
+    positives at or above each value), integer, and ``one_each``: one sample at each value
+    (``neg`` is ``1 - pos``).
+
+    >>> c = ViewCounts(np.array([0.2, 0.7]), np.array([1, 0]), np.array([0, 1]))
+    >>> v, neg, pos = c
+    >>> pos.tolist(), c.above, c.one_each
+    ([0, 1], None, False)
+    """
+
+    above: Any
+    one_each: bool
+
+    def __new__(cls, values: np.ndarray, neg: np.ndarray, pos: np.ndarray, *, above: Any = None,
+                one_each: bool = False) -> Self:
+        self = super().__new__(cls, (values, neg, pos))
+        self.above = above
+        self.one_each = one_each
+        return self
+
+
+def view_counts_of_ranking(ranking: Any) -> ViewCounts:
+    """(values increasing, neg, pos) of a BinaryRanking of probabilities (decreasing scores); with
+    integer counts also its running counts (the ranking's cumulative counts, computed once and
+    kept by the ranking), reversed."""
     pos = np.asarray(ranking.pos)
     neg = np.asarray(ranking.negatives())
+    exact = pos.dtype.kind in "biu" and neg.dtype.kind in "biu"
+    above = None
+    if exact:
+        above = (None if ranking.neg is None else ranking.fps[::-1], ranking.tps[::-1])
     if pos.dtype == np.bool_:
         pos, neg = pos.view(np.uint8), neg.view(np.uint8) if neg.dtype == np.bool_ else neg
-    return np.asarray(ranking.scores, dtype=np.float64)[::-1], neg[::-1], pos[::-1]
+    return ViewCounts(np.asarray(ranking.scores, dtype=np.float64)[::-1], neg[::-1], pos[::-1], above=above,
+                      one_each=exact and ranking.neg is None)
 
 
 def view_counts_of_table(table: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -370,6 +479,10 @@ def of_view_counts(report: Any, counts: tuple[np.ndarray, np.ndarray, np.ndarray
     ``same_view``: the report's Brier score and log loss are of exactly these counts (a binary
     report read off the same ranking), and CORP takes them as the forecasts' scores."""
     scores = {"brier": report.brier, "log": report.log_loss} if same_view else None
-    smooth, corp = corp_and_smooth_ece(*counts, view=report.reliability.view, grouping=grouping,
-                                       forecast_scores=scores)
+    values, neg, pos = counts
+    above = getattr(counts, "above", None)
+    if above is not None and getattr(counts, "one_each", False):
+        neg = None
+    smooth, corp = corp_and_smooth_ece(values, neg, pos, view=report.reliability.view, grouping=grouping,
+                                       forecast_scores=scores, above=above)
     return replace(report, smooth_ece=smooth, corp=corp)

@@ -152,11 +152,12 @@ def decreasing_bins(v: np.ndarray, neg: np.ndarray | None, pos: np.ndarray, edge
         if unit:
             ys = pos[lo:hi]
             sums[0][j], sums[1][j] = hi - lo, np.count_nonzero(ys)
-            sums[2][j], sums[3][j], sums[4][j] = vs.sum(), np.dot(vs, vs), np.sum(vs, where=ys)
+            # einsum, not np.dot: a threaded BLAS dot leaves its threads spinning on a busy machine
+            sums[2][j], sums[3][j], sums[4][j] = vs.sum(), np.einsum("i,i->", vs, vs), np.sum(vs, where=ys)
         else:
             vw = vs * wf[lo:hi]
             sums[0][j], sums[1][j] = w[lo:hi].sum(), pos[lo:hi].sum()
-            sums[2][j], sums[3][j], sums[4][j] = vw.sum(), np.dot(vw, vs), np.dot(vs, yf[lo:hi])
+            sums[2][j], sums[3][j], sums[4][j] = vw.sum(), np.einsum("i,i->", vw, vs), np.einsum("i,i->", vs, yf[lo:hi])
     return BinSums(edges, *sums)
 
 

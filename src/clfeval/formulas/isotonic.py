@@ -10,6 +10,10 @@ and positive outcomes at each: ties are pooled by construction, as CORP asks.
   fit), then the few blocks left are finished on a stack. Long inputs (10^7 distinct
   probabilities) pool runs of violators and ties while a pass shrinks them by a quarter or more
   (each pass reads only the blocks left), then split what is left at means (:func:`_split_blocks`).
+- :func:`pav_blocks_of_counts`: the same blocks from integer outcome counts, exactly, as the
+  vertices of the greatest convex minorant of the cumulative sum diagram (candidates pruned all
+  at once, pass after pass, in integer arithmetic); a ranking's running counts give the diagram's
+  points without a pass (10^7 distinct probabilities: one pass over the outcomes, ~0.4 of a sort).
 - :func:`corp_decomposition`: for a proper score S (the Brier score or the log score), mean
   score of the forecasts ``S(v)``, of their recalibration ``S(v_hat)`` and of the base rate
   ``S(y_bar)``: MCB = S(v) - S(v_hat) >= 0, DSC = S(y_bar) - S(v_hat) >= 0, UNC = S(y_bar), so
@@ -33,7 +37,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["SCORES", "consistency_band", "corp_decomposition", "corp_decompositions", "pav", "pav_blocks", "pav_rows"]
+__all__ = [
+    "SCORES", "consistency_band", "corp_decomposition", "corp_decompositions", "pav", "pav_blocks",
+    "pav_blocks_of_counts", "pav_rows",
+]
 
 #: the proper scores CORP decomposes
 SCORES = ("brier", "log")
@@ -44,13 +51,16 @@ _MAX_SPLIT_BLOCKS = 4096
 _EPS = float(np.finfo(np.float64).eps)
 
 
-def _stack_pool(sw: np.ndarray, swy: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pool the blocks (weights, weighted sums, start indices) on a stack, left to right."""
+def _stack_pool(sw: np.ndarray, swy: np.ndarray, starts: np.ndarray, ties: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pool the blocks (weights, weighted sums, start indices) on a stack, left to right; ``ties``:
+    pool equal means too. Integer sums compare exactly (Python integers)."""
     out_w: list[float] = []
     out_s: list[float] = []
     out_i: list[int] = []
     for w, s, i in zip(sw.tolist(), swy.tolist(), starts.tolist()):
-        while out_w and out_s[-1] * w > s * out_w[-1]:  # mean before > this mean (weights > 0)
+        while out_w and (out_s[-1] * w >= s * out_w[-1] if ties else out_s[-1] * w > s * out_w[-1]):
+            # mean before > this mean (>= with ties; weights > 0)
             w += out_w.pop()
             s += out_s.pop()
             i = out_i.pop()
@@ -157,36 +167,135 @@ def pav_blocks(y: Any, weight: Any) -> tuple[np.ndarray, np.ndarray]:
     return starts, swy / sw
 
 
+def _below(above: np.ndarray, at: np.ndarray, d: int) -> np.ndarray:
+    """Counts below positions ``at`` (increasing, 0..d), int64, from the counts at or above each of
+    d positions."""
+    total = int(above[0])
+    inside = int(np.searchsorted(at, d))  # the positions before d
+    out = np.empty(at.size, dtype=np.int64)
+    out[:inside] = above[at[:inside]]
+    np.subtract(total, out[:inside], out=out[:inside])
+    out[inside:] = total
+    return out
+
+
+def pav_blocks_of_counts(neg: Any, pos: Any, *, above: Any = None) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`pav_blocks` of the share of positives ``pos / (neg + pos)`` with weights ``neg + pos``
+    from integer counts (increasing probabilities; ``neg`` None: one sample at each, ``pos`` 0 or
+    1), the same blocks and values; None where that cannot be exact (float counts, totals near
+    the int64 range) or some weight is 0 (drop those first). From :data:`_SPLIT_FROM` values on
+    (where :func:`pav_blocks` pools ties) exactly, in integer arithmetic, as follows; below, by
+    :func:`pav_blocks`.
+
+    The fit is the slope sequence of the greatest convex minorant of the cumulative sum diagram
+    ``(W_k, S_k)`` (weight and positives below position k): its blocks start at the diagram's
+    vertices. A vertex k has ``y[k - 1] < y[k]`` (one vectorised pass; one sample each: a 0 then a
+    1), and lies strictly below the chord between any two points on either side of it: points on
+    or above the chord of their neighbours among the candidates are dropped, all at once, pass
+    after pass (each pass reads only the candidates left, about half the last), and the few left
+    are pooled on a stack. ``above``: the counts at or above each probability (a ranking's running
+    counts, reversed: (neg_above or None, pos_above)) give the diagram's points without a pass.
+
+    >>> pav_blocks_of_counts(np.array([1, 0, 1, 0]), np.array([0, 1, 0, 1]))
+    (array([0, 1, 3]), array([0. , 0.5, 1. ]))
+    >>> pav_blocks_of_counts(None, np.array([False, True, False, True]))
+    (array([0, 1, 3]), array([0. , 0.5, 1. ]))
+    """
+    p = np.asarray(pos)
+    n = None if neg is None else np.asarray(neg)
+    d = p.size
+    if p.dtype.kind not in "biu" or (n is not None and n.dtype.kind not in "biu"):
+        return None
+    if d < _SPLIT_FROM:  # short: pav_blocks itself (which pools ties from that length on)
+        nf = (1 - p.astype(np.float64)) if n is None else n.astype(np.float64)
+        w = nf + p
+        return pav_blocks(p / w, w) if w.all() else None
+    if above is None:
+        p_above = np.cumsum(p[::-1], dtype=np.int64)[::-1]
+        n_above = None if n is None else np.cumsum(n[::-1], dtype=np.int64)[::-1]
+    else:
+        n_above, p_above = (None if above[0] is None else np.asarray(above[0])), np.asarray(above[1])
+    total_p = int(p_above[0])
+    total_w = d if n is None else int(n_above[0]) + total_p
+    if total_w * max(total_p, 1) >= 1 << 62:  # the products below could leave the int64 range
+        return None
+    # candidates: y[k - 1] < y[k], with the diagram's ends 0 and d; a reversed array (a ranking's)
+    # is read in memory order, where the test is y[j + 1] < y[j]
+    flip = p.strides[0] < 0 and (n is None or n.strides[0] < 0)
+    q = p[::-1] if flip else p
+    if n is None:
+        q = q.view(np.uint8) if q.dtype == np.bool_ else q
+        low, high = (q[1:], q[:-1]) if flip else (q[:-1], q[1:])
+        rise = np.less(low, high)
+    else:
+        m = n[::-1] if flip else n
+        w = np.add(m, q, dtype=np.int64)
+        if not w.all():
+            return None
+        low, high = (slice(1, None), slice(None, -1)) if flip else (slice(None, -1), slice(1, None))
+        rise = np.less(q[low] * w[high], q[high] * w[low])
+    at = np.flatnonzero(rise)
+    at = (d - 1 - at)[::-1] if flip else at + 1
+    idx = np.concatenate([[0], at, [d]])
+    ys = _below(p_above, idx, d)
+    xs = idx.astype(np.int64) if n is None else _below(n_above, idx, d) + ys
+    while idx.size > 2:
+        dx, dy = np.diff(xs), np.diff(ys)
+        keep = np.ones(idx.size, dtype=bool)
+        # strictly below the chord of its neighbours: the slope before it below the slope after,
+        # dy1 / dx1 < dy2 / dx2 (weights > 0)
+        np.less(dy[:-1] * dx[1:], dy[1:] * dx[:-1], out=keep[1:-1])
+        kept = int(np.count_nonzero(keep))
+        if kept == idx.size:
+            break
+        idx, ys = idx[keep], ys[keep]
+        xs = idx.astype(np.int64) if n is None else xs[keep]
+        if kept > 0.9 * keep.size and kept < 1 << 16:  # passes drop less and less: the stack finishes
+            sw, swy, starts = _stack_pool(np.diff(xs), np.diff(ys), idx[:-1], ties=True)
+            return starts, np.asarray(swy, dtype=np.float64) / np.asarray(sw, dtype=np.float64)
+    return idx[:-1], np.diff(ys) / np.diff(xs)
+
+
 def pav_rows(Y: np.ndarray, weight: np.ndarray) -> np.ndarray:
-    """:func:`pav` of every row of ``Y`` (R, D) with the same positive weights (D,), pooling the
-    violators of all rows at once, pass after pass (block means from running sums); rows still
-    pooling after the passes run one by one.
+    """:func:`pav` of every row of ``Y`` (R, D) with the same positive weights (D,), all rows at
+    once: each row's fit is the slope sequence of the greatest convex minorant of its cumulative
+    sum diagram (running weights, running weighted sums); a block can start only where ``y``
+    rises, and the candidate starts of all rows (one flat array, each row's ends kept) drop,
+    all at once, pass after pass, where the mean of the block before is at least that of the block
+    after (each pass reads only the candidates left); rows still pooling when the passes slow down
+    finish on a stack. Block means from the running sums.
 
     >>> pav_rows(np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]]), np.ones(3)).round(4).tolist()
     [[0.0, 0.5, 0.5], [0.3333, 0.3333, 0.3333]]
     """
     R, D = Y.shape
-    zero = np.zeros((R, 1))
+    if R == 0 or D == 0:
+        return np.zeros((R, D))
     run_w = np.concatenate([np.zeros(1), np.cumsum(weight)])
-    run_y = np.concatenate([zero, np.cumsum(Y * weight, axis=1)], axis=1)
-    start = np.ones((R, D), dtype=bool)
-    pos = np.arange(D)
-    rows = np.arange(R)[:, None]
-    for _ in range(max(1, _PASSES // 4)):
-        first = np.maximum.accumulate(np.where(start, pos, 0), axis=1)  # block start of each position
-        nxt = np.where(start, pos, D)
-        nxt = np.minimum.accumulate(np.append(nxt[:, 1:], np.full((R, 1), D), axis=1)[:, ::-1], axis=1)[:, ::-1]
-        mean = (run_y[rows, nxt] - run_y[rows, first]) / (run_w[nxt] - run_w[first])
-        merge = start[:, 1:] & (mean[:, :-1] > mean[:, 1:])
-        if not merge.any():
-            return mean
-        start[:, 1:] &= ~merge
-    # rows still pooling: finish each on a stack, from the blocks the passes left
-    out = mean
-    for i in np.flatnonzero(merge.any(axis=1)):
-        at = np.flatnonzero(start[i])
-        sw, swy, starts = _stack_pool(np.add.reduceat(weight, at), np.add.reduceat(Y[i] * weight, at), at)
-        out[i] = np.repeat(swy / sw, np.diff(np.append(starts, D)))
+    run_y = np.concatenate([np.zeros((R, 1)), np.cumsum(Y * weight, axis=1)], axis=1)
+    candidate = np.ones((R, D + 1), dtype=bool)
+    np.less(Y[:, :-1], Y[:, 1:], out=candidate[:, 1:D])
+    row, k = np.nonzero(candidate)  # row by row, increasing k; each row from 0 to D
+    xs, ys = run_w[k], run_y[row, k]
+    end = (k == 0) | (k == D)
+    pooling = None
+    for _ in range(_PASSES):
+        mean = np.diff(ys) / np.diff(xs)  # of the block from each candidate to the next
+        keep = end.copy()
+        keep[1:-1] |= mean[:-1] < mean[1:]  # a block starts where the mean rises
+        if keep.all():
+            break
+        row, k, xs, ys, end = row[keep], k[keep], xs[keep], ys[keep], end[keep]
+    else:
+        mean = np.diff(ys) / np.diff(xs)
+        pooling = ~(mean[:-1] < mean[1:]) & ~end[1:-1]
+    ends = k[:-1] != D  # a block from each candidate to the next of its row
+    out = np.repeat((np.diff(ys) / np.diff(xs))[ends], np.diff(k)[ends]).reshape(R, D)
+    if pooling is not None:  # the rows still pooling finish on a stack, from the blocks the passes left
+        for i in np.unique(row[1:-1][pooling]).tolist():
+            a, b = np.searchsorted(row, [i, i + 1])
+            sw, swy, starts = _stack_pool(np.diff(xs[a:b]), np.diff(ys[a:b]), k[a:b - 1])
+            out[i] = np.repeat(swy / sw, np.diff(np.append(starts, D)))
     return out
 
 
@@ -216,24 +325,30 @@ def pav(y: Any, weight: Any) -> np.ndarray:
     return np.repeat(values, lengths)
 
 
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """Dot product of two 1-D arrays by einsum: a threaded BLAS dot leaves its threads spinning,
+    which slows what runs next on a busy machine."""
+    return float(np.einsum("i,i->", a, b))
+
+
 def _mean_score(x: np.ndarray, neg: np.ndarray, pos: np.ndarray, total: float, score: str,
                 finite: bool = False) -> float:
     """Mean score of forecasts x (one per group) given the outcome weights there. Log score:
     0 log 0 = 0, so an exact 0 or 1 costs nothing where it is right."""
     if score == "brier":
         if x.size > 64:  # pos (1 - x)^2 + neg x^2 = (pos + neg) x^2 - 2 pos x + pos: one array formed, not four
-            return float(np.dot(pos + neg, x * x) - 2.0 * np.dot(pos, x) + pos.sum()) / total
+            return float(_dot(pos + neg, x * x) - 2.0 * _dot(pos, x) + pos.sum()) / total
         u = 1.0 - x
-        return float(np.dot(pos, u * u) + np.dot(neg, x * x)) / total
+        return float(_dot(pos, u * u) + _dot(neg, x * x)) / total
     if finite:  # every x strictly inside (0, 1): no 0 log 0 to guard; one scratch array
         scratch = np.log(x)
-        with_pos = float(np.dot(pos, scratch))
+        with_pos = float(_dot(pos, scratch))
         np.log1p(np.negative(x, out=scratch), out=scratch)
-        return 0.0 - (with_pos + float(np.dot(neg, scratch))) / total
+        return 0.0 - (with_pos + float(_dot(neg, scratch))) / total
     with np.errstate(divide="ignore", invalid="ignore"):
         log_x = np.where(pos > 0, np.log(x), 0.0)
         log_u = np.where(neg > 0, np.log1p(-x), 0.0)
-    return 0.0 - float(np.dot(pos, log_x) + np.dot(neg, log_u)) / total  # 0.0 - 0.0: no -0.0
+    return 0.0 - float(_dot(pos, log_x) + _dot(neg, log_u)) / total  # 0.0 - 0.0: no -0.0
 
 
 def corp_decomposition(
@@ -283,19 +398,30 @@ def corp_decomposition(
 def corp_decompositions(
     values: Any, neg: Any, pos: Any, scores: tuple[str, ...] = SCORES, *,
     blocks: tuple[np.ndarray, np.ndarray] | None = None, forecast: dict[str, float] | None = None,
+    above: Any = None,
 ) -> dict[str, tuple[float, float, float, float]]:
     """:func:`corp_decomposition` for each of ``scores``, sharing one isotonic fit and one pass of
     block sums: {score: (score, MCB, DSC, UNC)}. ``forecast``: the mean score of the forecasts
     themselves where already known (e.g. a calibration report's Brier score and log loss, the
-    same numbers to rounding), by score name; the others are computed.
+    same numbers to rounding), by score name; the others are computed. ``above``: integer counts
+    at or above each probability ((neg_above or None, pos_above), as for
+    :func:`pav_blocks_of_counts`; ``neg`` may then be None, one sample at each) with ``blocks``
+    over all the probabilities (none of zero weight): the blocks' outcome counts are read off
+    them, and with ``forecast`` for every score nothing reads the per-probability arrays.
 
     >>> d = corp_decompositions([0.2, 0.8], [2.0, 1.0], [1.0, 2.0])
     >>> [round(x, 6) for x in d["log"]] == [round(x, 6) for x in corp_decomposition([0.2, 0.8], [2.0, 1.0], [1.0, 2.0], "log")]
+    True
+    >>> neg, pos = np.array([2, 1]), np.array([1, 2])
+    >>> fast = corp_decompositions([0.2, 0.8], neg, pos, blocks=pav_blocks_of_counts(neg, pos), above=([3, 1], [3, 2]))
+    >>> fast == corp_decompositions([0.2, 0.8], neg, pos)
     True
     """
     bad = [s for s in scores if s not in SCORES]
     if bad:
         raise ValueError(f"score must be one of {list(SCORES)}, got {bad[0]!r}.")
+    if above is not None and blocks is not None:
+        return _decompositions_of_running(values, neg, pos, scores, blocks, forecast, above)
     v = np.asarray(values, dtype=np.float64)
     n = np.asarray(neg, dtype=np.float64)
     p = np.asarray(pos, dtype=np.float64)
@@ -309,6 +435,42 @@ def corp_decompositions(
     # the recalibration is constant on blocks: its score from the blocks' outcome sums
     starts, hat = pav_blocks(p / w, w) if blocks is None else blocks
     block_neg, block_pos = np.add.reduceat(n, starts), np.add.reduceat(p, starts)
+    return _decomposed(scores, hat, block_neg, block_pos, total, forecast, lambda: (v, n, p))
+
+
+def _decompositions_of_running(
+    values: Any, neg: Any, pos: Any, scores: tuple[str, ...], blocks: tuple[np.ndarray, np.ndarray],
+    forecast: dict[str, float] | None, above: Any,
+) -> dict[str, tuple[float, float, float, float]]:
+    """:func:`corp_decompositions` with the blocks' outcome counts from the running counts."""
+    n_above, p_above = (None if above[0] is None else np.asarray(above[0])), np.asarray(above[1])
+    d = p_above.size
+    if d == 0:
+        return {s: (float("nan"),) * 4 for s in scores}
+    starts, hat = blocks
+    edges = np.append(starts, d)
+    below = _below(p_above, edges, d)
+    block_pos = np.diff(below)
+    block_w = np.diff(edges) if n_above is None else np.diff(_below(n_above, edges, d)) + block_pos
+    block_neg = (block_w - block_pos).astype(np.float64)
+    total = float(block_w.sum())
+    if not total > 0:
+        return {s: (float("nan"),) * 4 for s in scores}
+
+    def arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        p = np.asarray(pos, dtype=np.float64)
+        n = 1.0 - p if neg is None else np.asarray(neg, dtype=np.float64)
+        return np.asarray(values, dtype=np.float64), n, p
+
+    return _decomposed(scores, hat, block_neg, block_pos.astype(np.float64), total, forecast, arrays)
+
+
+def _decomposed(
+    scores: tuple[str, ...], hat: np.ndarray, block_neg: np.ndarray, block_pos: np.ndarray, total: float,
+    forecast: dict[str, float] | None, arrays: Any,
+) -> dict[str, tuple[float, float, float, float]]:
+    """(score, MCB, DSC, UNC) per score from the recalibration's blocks; ``arrays()`` gives
+    (values, neg, pos) for the forecasts' own scores not in ``forecast``."""
     all_neg, all_pos = np.array([block_neg.sum()]), np.array([block_pos.sum()])
     base = all_pos / total
     out = {}
@@ -316,6 +478,7 @@ def corp_decompositions(
         if forecast is not None and score in forecast:
             s_forecast = float(forecast[score])
         else:
+            v, n, p = arrays()
             x = np.clip(v, _EPS, 1.0 - _EPS) if score == "log" else v
             s_forecast = _mean_score(x, n, p, total, score, finite=True)  # log: clipped
         s_hat = _mean_score(hat, block_neg, block_pos, total, score)
