@@ -8,7 +8,9 @@ Binary data of ``bench_data.make_dataset``; ``ev = clfeval.evaluate(y, y_score=s
 and its ranking touched (``ev.roc``). Then, interleaved and best of R, one ``np.sort`` of the
 scores (the cost of the one primitive every ranking needs) and each added measure on the warm
 Evaluation (per-Evaluation caches cleared before each call). Target (issue 22): each measure adds
-at most half a sort (ratio <= 0.5).
+at most half a sort (ratio <= 0.5); the estimates and their intervals carry it. Three rows are timed
+for the record with no target of their own (the consistency band, the whole calibration report,
+``at_prevalence``): they are parts of the whole report, whose budget is issue 23's.
 
 Writes ``results/measures.json`` and ``results/measures_table.md`` (put into the README by
 ``benchmarks/update_readme.py``).
@@ -40,6 +42,8 @@ from clfeval.formulas.smooth_ece import smooth_ece_of_counts
 
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGET = 0.5  # at most half a sort of the scores
+#: rows timed for the record, with no target of their own: the whole report's budget (issue 23) holds them
+UNTARGETED = frozenset({"smooth_corp_band", "calibration", "at_prevalence"})
 
 
 def measures(ev: Any) -> dict[str, tuple[str, Callable[[], Any]]]:
@@ -126,16 +130,17 @@ def main() -> int:
         ratio = times[key] / sort_s
         rows.append({"key": key, "what": what, "n": n, "distinct": int(ev.ranking(ev.names[ev.positive_index]).scores.size),
                      "seconds": times[key], "sort_s": sort_s, "ratio": ratio,
-                     "target": f"<= {TARGET:g}x a sort", "pass": ratio <= TARGET})
+                     "target": "(none; in the whole report's budget)" if key in UNTARGETED else f"<= {TARGET:g}x a sort",
+                     "pass": None if key in UNTARGETED else ratio <= TARGET})
     print(f"np.sort of {n:.0e} scores: {sort_s:.3f} s (best of {args.repeats})")
     for r in rows:
-        print(f"{r['what'][:90]:90s} {r['seconds']:8.3f} s  {r['ratio']:6.2f}x sort  {'PASS' if r['pass'] else 'FAIL'}")
+        print(f"{r['what'][:90]:90s} {r['seconds']:8.3f} s  {r['ratio']:6.2f}x sort  {'' if r['pass'] is None else 'PASS' if r['pass'] else 'FAIL'}")
     meta = {"date": datetime.now(UTC).isoformat(timespec="seconds"), "numpy": np.__version__,
             "clfeval": clfeval.__version__, "repeats": args.repeats, "machine": machine_info()}
     if not args.no_write:
         write_text_atomic(RESULTS / "measures.json", json.dumps({"meta": meta, "rows": rows}, indent=2) + "\n")
         write_text_atomic(RESULTS / "measures_table.md", markdown(rows, meta))
-    return 0 if all(r["pass"] for r in rows) else 1
+    return 0 if all(r["pass"] is not False for r in rows) else 1
 
 
 def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
@@ -145,7 +150,7 @@ def markdown(rows: list[dict[str, Any]], meta: dict[str, Any]) -> str:
         "|:---|---:|---:|---:|:---|",
     ]
     for r in rows:
-        verdict = " ✔" if r["pass"] else " ✘"
+        verdict = "" if r["pass"] is None else " ✔" if r["pass"] else " ✘"
         lines.append(f"| {r['what']} | {format_n(r['n'])} | {r['seconds']:.3g} | {r['ratio']:.2f} | "
                      f"{r['target']}{verdict} |")
     machine = meta["machine"]

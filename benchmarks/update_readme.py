@@ -11,8 +11,9 @@ between the STREAMING-TABLE ones and ``results/metric_at_thresholds_table.md``
 ``results/coverage_summary.md`` (benchmarks/coverage.py) between the COVERAGE-TABLE ones,
 ``results/groups_table.md`` (benchmarks/groups_bench.py) between the GROUPS-TABLE ones,
 ``results/group_coverage_summary.md`` (benchmarks/group_coverage.py) between the
-GROUP-COVERAGE-TABLE ones and ``results/measures_table.md`` (benchmarks/measures_bench.py)
-between the MEASURES-TABLE ones.
+GROUP-COVERAGE-TABLE ones, ``results/measures_table.md`` (benchmarks/measures_bench.py)
+between the MEASURES-TABLE ones and ``results/ranking_table.md`` (benchmarks/ranking_bench.py)
+between the RANKING-TABLE ones.
 
     python benchmarks/update_readme.py            # rewrite the block in README.md
     python benchmarks/update_readme.py --check    # exit 1 if README.md's block is out of date
@@ -47,6 +48,7 @@ TABLES = [
     (HERE / "results" / "groups_table.md", "GROUPS-TABLE", "benchmarks/groups_bench.py"),
     (HERE / "results" / "group_coverage_summary.md", "GROUP-COVERAGE-TABLE", "benchmarks/group_coverage.py"),
     (HERE / "results" / "measures_table.md", "MEASURES-TABLE", "benchmarks/measures_bench.py"),
+    (HERE / "results" / "ranking_table.md", "RANKING-TABLE", "benchmarks/ranking_bench.py"),
 ]
 
 

@@ -369,12 +369,13 @@ def test_parallel_sort_equals_numpy_sort(values):
 
     a = np.array(values, dtype=np.float64)
     expected = np.sort(a)
-    old = scores_module.PARALLEL_SORT_MIN
+    old, old_workers = scores_module.PARALLEL_SORT_MIN, scores_module.PARALLEL_SORT_MIN_WORKERS
     scores_module.PARALLEL_SORT_MIN = 0  # exercise the threaded path on small arrays
+    scores_module.PARALLEL_SORT_MIN_WORKERS = 2  # also on a 2-core machine
     try:
         scores_module.sort_in_place(a)
     finally:
-        scores_module.PARALLEL_SORT_MIN = old
+        scores_module.PARALLEL_SORT_MIN, scores_module.PARALLEL_SORT_MIN_WORKERS = old, old_workers
     np.testing.assert_array_equal(a, expected)
 
 
@@ -384,12 +385,14 @@ def test_parallel_sort_with_heavy_ties(values, cpus):
 
     a = np.array(values)
     old, old_count = scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count
-    scores_module.PARALLEL_SORT_MIN = 0
+    old_workers = scores_module.PARALLEL_SORT_MIN_WORKERS
+    scores_module.PARALLEL_SORT_MIN, scores_module.PARALLEL_SORT_MIN_WORKERS = 0, 2
     scores_module.os.cpu_count = lambda: cpus  # more ranges than distinct values
     try:
         scores_module.sort_in_place(a)
     finally:
         scores_module.PARALLEL_SORT_MIN, scores_module.os.cpu_count = old, old_count
+        scores_module.PARALLEL_SORT_MIN_WORKERS = old_workers
     np.testing.assert_array_equal(a, np.sort(values))
 
 

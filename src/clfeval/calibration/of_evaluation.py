@@ -26,7 +26,7 @@ from clfeval.calibration.states import State, calibration_of
 from clfeval.calibration.views import decreasing_bins
 
 __all__ = ["calibration_of_evaluation", "binary_calibration_report", "calibration_report", "headline_view_counts",
-           "smooth_ece_interval_of"]
+           "smooth_ece_interval_of", "corp_interval_of"]
 
 
 def calibration_of_evaluation(ev: Any, *, n_bins: int | None = None) -> State:
@@ -107,7 +107,10 @@ def binary_calibration_report(
     check_choice(strategy, STRATEGIES, "strategy")
     n_bins = check_n_bins(n_bins)
     # decreasing; probabilities within the tolerance of [0, 1] (clfeval.inputs.score_kind) count as 0 or 1
-    v = onto_unit_interval(np.asarray(ranking.scores, dtype=np.float64))
+    # contiguous: sums over a reversed view would add in another order (and differ in the last digit)
+    v = np.ascontiguousarray(ranking.scores, dtype=np.float64)
+    if v.size and (v[-1] < 0.0 or v[0] > 1.0):  # decreasing: its ends are its extremes (no pass to find them)
+        v = onto_unit_interval(v)
     eps = np.finfo(np.float64).eps
     if ranking.neg is None and ranking.pos.dtype == np.bool_:
         # one sample per distinct probability: its outcome is pos
@@ -116,13 +119,17 @@ def binary_calibration_report(
             v[::-1], np.ones(v.size, dtype=np.int64), n_bins)
         binned = decreasing_bins(v, None, is_pos, edges)
         brier_total = log_total = 0.0
-        step = 1 << 18  # in blocks: small temporaries that stay in cache
+        step = 1 << 18  # in blocks: one small buffer that stays in cache
+        buffer = np.empty(min(step, v.size))
         for start in range(0, v.size, step):
             vb, yb = v[start:start + step], is_pos[start:start + step]
-            gap = vb - yb
-            brier_total += float(np.dot(gap, gap))
-            # -log of the probability given to what happened, clipped as scikit-learn does
-            q = np.where(yb, vb, 1.0 - vb)
+            gap = np.subtract(vb, yb, out=buffer[:vb.size])
+            # einsum, not np.dot: a threaded BLAS dot leaves its threads spinning on a busy machine
+            brier_total += float(np.einsum("i,i->", gap, gap))
+            # -log of the probability given to what happened (v where it happened, else 1 - v),
+            # clipped as scikit-learn does
+            q = np.subtract(1.0, vb, out=gap)
+            np.copyto(q, vb, where=yb)
             log_total -= float(np.log(np.clip(q, eps, 1.0 - eps, out=q), out=q).sum())
         total = float(v.size)
     else:
@@ -140,10 +147,10 @@ def binary_calibration_report(
         wn, wp = neg.astype(np.float64, copy=False), pos.astype(np.float64, copy=False)
         total = float(wn.sum() + wp.sum())
         u = 1.0 - v
-        brier_total = float(np.dot(wp * u, u) + np.dot(wn * v, v))
+        brier_total = float(np.einsum("i,i->", wp * u, u) + np.einsum("i,i->", wn * v, v))  # no BLAS threads
         log_p = np.log(np.clip(v, eps, 1.0 - eps, out=np.empty_like(v)))
         log_q = np.log(np.clip(u, eps, 1.0 - eps, out=u), out=u)
-        log_total = -float(np.dot(wp, log_p) + np.dot(wn, log_q))
+        log_total = -float(np.einsum("i,i->", wp, log_p) + np.einsum("i,i->", wn, log_q))
     w_gap = binned.gaps()
     ece3 = {norm: binned_calibration_error(*w_gap, norm) for norm in NORMS}
     # the per-sample terms of BrierSum (2 (y - v)^2 over both columns) and LogLossSum
@@ -203,12 +210,12 @@ def headline_view_counts(ev: Any) -> tuple[tuple[np.ndarray, np.ndarray, np.ndar
 
 def smooth_ece_interval_of(
     ev: Any, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0, sampling: str = "cross-sectional",
-    kind: str = "percentile",
+    kind: str | None = None,
 ) -> Any:
     """:meth:`Evaluation.smooth_ece_interval <clfeval.evaluation.Evaluation.smooth_ece_interval>`:
     a bootstrap interval (:func:`clfeval.uncertainty.calibration_intervals.smooth_ece_interval`) of
     the smooth ECE of the evaluation's headline calibration view, redrawing the cells of its
-    distinct probabilities (or of a stream's bins).
+    distinct probabilities (or of a stream's bins); ``kind`` None: that function's default.
 
     >>> import clfeval
     >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[0.2, 0.7, 0.9, 0.4, 0.6, 0.3])
@@ -220,4 +227,27 @@ def smooth_ece_interval_of(
 
     (values, neg, pos), _ = headline_view_counts(ev)
     return smooth_ece_interval(values, neg, pos, level=level, n_resamples=n_resamples, seed=seed,
-                               sampling=sampling, kind=kind)
+                               sampling=sampling, **({} if kind is None else {"kind": kind}))
+
+
+def corp_interval_of(
+    ev: Any, measure: str, score: str = "brier", level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0,
+    sampling: str = "cross-sectional", kind: str | None = None,
+) -> Any:
+    """:meth:`Evaluation.corp_interval <clfeval.evaluation.Evaluation.corp_interval>`: a bootstrap
+    interval (:func:`clfeval.uncertainty.calibration_intervals.corp_interval`) of CORP's
+    miscalibration ("mcb") or discrimination ("dsc") of the evaluation's headline calibration view,
+    redrawing the cells of its distinct probabilities (or of a stream's bins); ``kind`` None: that
+    function's default.
+
+    >>> import clfeval
+    >>> ev = clfeval.evaluate([0, 1, 1, 0, 1, 0], y_score=[0.2, 0.7, 0.9, 0.4, 0.6, 0.3])
+    >>> ci = corp_interval_of(ev, "dsc", n_resamples=50)
+    >>> round(ci.estimate, 12) == round(ev.calibration().corp.brier.discrimination, 12), ci.level
+    (True, 0.95)
+    """
+    from clfeval.uncertainty.calibration_intervals import corp_interval
+
+    (values, neg, pos), _ = headline_view_counts(ev)
+    return corp_interval(values, neg, pos, measure=measure, score=score, level=level, n_resamples=n_resamples,
+                         seed=seed, sampling=sampling, **({} if kind is None else {"kind": kind}))

@@ -199,6 +199,10 @@ def _report(args: argparse.Namespace) -> int:
     intervals = by_group = None
     with Progress(1 + (options.ci is not None) + (groups is not None), force=options.progress) as bar:
         with bar.step("operating points, costs and calibration"):
+            from clfeval.evaluation.thresholds import start_threshold_entries
+
+            if start_threshold_entries(ev):  # the calibration on the worker thread, the report's areas here
+                ev.report  # noqa: B018 (a cached property: computed now, read by the views)
             thresholds = ev.thresholds_dict(costs=options.costs, prevalence=options.prevalence)
         if options.ci is not None:
             with bar.step(f"{options.ci} confidence intervals"):

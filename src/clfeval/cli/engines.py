@@ -113,6 +113,10 @@ def evaluate_in_memory(batches: PredictionBatches, options: ReportOptions, notic
     step = "evaluating" if groups is None else f"evaluating every group by {', '.join(options.by or [])}"
     with Progress(1, force=options.progress) as bar, bar.step(step):
         read = Evaluated.of_batches(_evaluate_file(data, options, notices, columns_of(batches), groups), batches)
+        if options.rule is None and options.at_prevalence is None:  # this Evaluation is the one reported
+            from clfeval.evaluation.thresholds import start_threshold_entries
+
+            start_threshold_entries(read.evaluation)  # its calibration on the worker thread, meanwhile:
         read.evaluation.report  # noqa: B018 - computed inside the bar's step
     return read
 

@@ -88,15 +88,15 @@ def show_report(ev: Evaluation, thresholds: dict[str, Any], intervals: Any, opti
         extra = {**(extra or {}), "groups": groups_json(by_group)}
     extra = {**thresholds, **(extra or {}), **({"columns": columns_used} if columns_used else {})}
     html_items = None
-    if options.ci is not None or options.costs is not None or columns_used or by_group is not None or options.partial \
-            or ev.prevalence is not None:
+    page = options.html is not None or options.mlflow is not None  # --mlflow logs the page too
+    if page and (options.ci is not None or options.costs is not None or columns_used or by_group is not None
+                 or options.partial or ev.prevalence is not None):  # the page's entries (only a page reads them)
         item = {**ev.to_dict(), **extra}
-        page = options.html is not None or options.mlflow is not None  # --mlflow logs the page too
-        if page and ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
+        if ev.has_scores and ev.sample_weight is None and ev.streamed != "weighted":
             from clfeval.report.html import bands_dict
 
             item["bands"] = bands_dict(ev, options.level)
-        if page and by_group is not None and by_group.table.level is None:
+        if by_group is not None and by_group.table.level is None:
             # the page's forest plot wants each shown group's interval, which the terminal left to --ci
             from dataclasses import replace
 
@@ -184,13 +184,11 @@ def _json_of(evaluations: list[Evaluation], extra: dict[str, Any] | None = None,
              model_extras: list[dict[str, Any]] | None = None) -> str:
     """One evaluation's dict (plus ``extra`` entries), or {"models": [...], **extra} for several
     (each model's dict with its ``model_extras`` entries)."""
-    import json
-
-    from clfeval.evaluation import json_safe
+    from clfeval.results.json_text import json_text
 
     if len(evaluations) == 1:
         data = {**evaluations[0].to_dict(), **(extra or {})}
     else:
         data = {"models": [{**ev.to_dict(), **more} for ev, more in zip(evaluations, model_extras or [{}] * len(evaluations))],
                 **(extra or {})}
-    return json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n"
+    return json_text(data, indent=2) + "\n"  # json.dumps(json_safe(data), indent=2, allow_nan=False)

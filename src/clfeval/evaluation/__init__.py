@@ -12,9 +12,9 @@ ranking per class); the report, the curves, the areas and every output read them
 
 from __future__ import annotations
 
-import copy
-import json
+import os
 import warnings
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -29,13 +29,15 @@ from clfeval.statistics.ranking_merges import merge_rankings
 from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.evaluate_arguments import check_threshold, predict_from_scores
 from clfeval.evaluation.intervals import band_of, interval_of, interval_tables
-from clfeval.evaluation.thresholds import threshold_entries
+from clfeval.evaluation.thresholds import plain_copy, start_threshold_entries, threshold_entries
 from clfeval.evaluation.prevalence import at_prevalence_of, checked_prevalence, prevalence_entry, prg_auc_of, prg_entry
 from clfeval.evaluation.notebook import evaluation_html
 from clfeval.exceptions import UndefinedMetricWarning
 from clfeval.uncertainty.influence import Cases
 from clfeval.results.intervals import Intervals, intervals_to_plain
 from clfeval.support.json_plain import json_safe
+from clfeval.results.json_text import json_text
+from clfeval.support.thread_pools import thread_pool
 from clfeval.results.report import Report, build_report
 from clfeval.statistics.rankings import BinaryRanking, BreakEvenPoint, Curve, CurveSet, OperatingPoint, macro_curve, pr_curve_of, roc_curve_of
 from clfeval.inputs.score_kind import score_kind as kind_of_scores
@@ -45,6 +47,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from clfeval.results.threshold_sweep import ThresholdSweep
 
 __all__ = ["evaluate", "Evaluation", "json_safe", "merge_rankings", "predict_from_scores", "intervals_to_plain"]
+
+
+_PARALLEL_CURVES_MIN = 1 << 25  # micro-average scores from which the curves are built on several threads
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -118,8 +123,9 @@ class Evaluation:
         The positive class's share (binary) at which the measures are also reported,
         :meth:`at_prevalence`; default None.
     ovo : OvoCounts, optional
-        A multi-class stream's U statistics for Hand & Till's M
-        (:class:`clfeval.statistics.class_cells.OvoCounts`); default None (read from ``cases``).
+        The U statistics of Hand & Till's M (:class:`clfeval.statistics.class_cells.OvoCounts`): a
+        multi-class stream's, or built by :func:`evaluate` with the rankings (multi-class, unweighted);
+        default None (read from ``cases``).
 
     Examples
     --------
@@ -278,14 +284,19 @@ class Evaluation:
             n = self._main_name()
             label = self.labels[self.positive_index]
             return CurveSet({n: build(self.rankings[n], n, ops[n], label)}, n)
-        curves = {
-            n: build(r, n, ops[n], lab)
-            for (n, r), lab in zip(self.rankings.items(), self.labels.tolist())
-        }
         assert self.micro is not None
-        per_class = list(curves.values())
-        curves["micro"] = build(self.micro, "micro", ops["micro"])
-        curves["macro"] = macro_curve(per_class, "macro")
+        # the micro curve (the longest) first, then one per class; on several threads when large
+        # (numpy releases the GIL in the sums and divisions)
+        jobs = [(self.micro, "micro", ops["micro"], None)]
+        jobs += [(r, n, ops[n], lab) for (n, r), lab in zip(self.rankings.items(), self.labels.tolist())]
+        workers = min(os.cpu_count() or 1, 8)
+        if workers > 1 and self.micro.scores.size >= _PARALLEL_CURVES_MIN:
+            built = list(thread_pool("curves", workers).map(lambda job: build(*job), jobs))
+        else:
+            built = [build(*job) for job in jobs]
+        curves = {c.name: c for c in built[1:]}
+        curves["micro"] = built[0]
+        curves["macro"] = macro_curve(built[1:], "macro")
         return CurveSet(curves, "micro")
 
     def compact_curves(self, kind: str, max_points: int = 2000) -> CurveSet | None:
@@ -595,6 +606,18 @@ class Evaluation:
         assert self.rankings is not None
         return cost_curve_of(self.rankings[name], operating_line=self._cost_line(c), pos_label=name)
 
+    def cost_curve_dict(self, *, curve: str | None = None, max_lines: int | None = 2000) -> dict[str, Any]:
+        """``cost_curve(curve=curve).to_dict(max_lines)``, reading only the lines it keeps (fast on many scores).
+
+        >>> evaluate([0, 0, 1, 1], y_score=[0.1, 0.4, 0.35, 0.8]).cost_curve_dict()["envelope_nec"]
+        [0.0, 0.25, 0.0]
+        """
+        from clfeval.results.cost_curves import cost_curve_dict
+
+        name, c = self.class_curve(curve, "cost curve")
+        assert self.rankings is not None
+        return cost_curve_dict(self.rankings[name], operating_line=self._cost_line(c), max_lines=max_lines)
+
     def decision_curve(self, thresholds: Any = None, *, curve: str | None = None) -> Any:
         """Decision curve (net benefit against threshold probability) of one class's predicted
         probabilities (binary: the positive class; else ``curve=``); decision values are refused.
@@ -636,7 +659,27 @@ class Evaluation:
             from clfeval.calibration.of_evaluation import calibration_report
 
             cache[key] = calibration_report(self, n_bins, strategy)
+        elif isinstance(cache[key], Future):  # started by start_calibration: wait for it
+            cache[key] = cache[key].result()
         return cache[key]
+
+    def start_calibration(self, n_bins: int = 15, *, strategy: str = "uniform") -> None:
+        """Start :meth:`calibration` with these arguments on the package's worker thread (numpy
+        releases the GIL), for an output that needs it later: the next ``calibration()`` call with
+        them waits for it (and raises what it raised). Call it from one thread only.
+
+        >>> ev = evaluate([0, 0, 1, 1, 1, 0], y_score=[0.1, 0.3, 0.8, 0.9, 0.6, 0.6])
+        >>> ev.start_calibration(5)
+        >>> round(ev.calibration(5).ece, 6)
+        0.15
+        """
+        key = ("calibration", int(n_bins), strategy)
+        cache = self.__dict__.setdefault("_calibration_cache", {})
+        if key not in cache:
+            from clfeval.calibration.of_evaluation import calibration_report
+            from clfeval.statistics.counts import worker_pool
+
+            cache[key] = worker_pool().submit(calibration_report, self, n_bins, strategy)
 
     def smooth_ece_interval(self, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0,
                             sampling: str = "cross-sectional") -> Any:
@@ -645,6 +688,15 @@ class Evaluation:
         from clfeval.calibration.of_evaluation import smooth_ece_interval_of
 
         return smooth_ece_interval_of(self, level, n_resamples=n_resamples, seed=seed, sampling=sampling)
+
+    def corp_interval(self, measure: str, score: str = "brier", level: float = 0.95, *, n_resamples: int = 1000,
+                      seed: Any = 0, sampling: str = "cross-sectional") -> Any:
+        """Bootstrap interval of CORP's miscalibration (``measure="mcb"``) or discrimination ("dsc")
+        of ``calibration().corp``, Brier or log ``score`` (see
+        :func:`clfeval.calibration.of_evaluation.corp_interval_of`)."""
+        from clfeval.calibration.of_evaluation import corp_interval_of
+
+        return corp_interval_of(self, measure, score, level, n_resamples=n_resamples, seed=seed, sampling=sampling)
 
     # -- uncertainty -----------------------------------------------------------------------------
 
@@ -776,6 +828,7 @@ class Evaluation:
         "min-cost" operating point. See :meth:`thresholds_dict` for the threshold entries."""
         from clfeval import __version__
 
+        start_threshold_entries(self)  # the calibration, on the worker thread while this one reads the report
         return {
             "clfeval_version": __version__,
             "task": self.task,
@@ -791,7 +844,7 @@ class Evaluation:
             "report": self.report.to_dict(),
             "roc": self._curves_dict("roc", max_points),
             "pr": self._curves_dict("pr", max_points),
-            "main_curve": None if self.roc is None else self.roc.main_name,
+            "main_curve": None if self.rankings is None else self._main_name(),  # roc.main_name, without the curves
             "break_even": None if self.break_even is None else self.break_even.to_dict(),
             **self.thresholds_dict(costs=costs, prevalence=prevalence),
             **({} if ci_level is None else {"intervals": self.intervals_dict(ci_level, method=ci_method)}),
@@ -824,7 +877,7 @@ class Evaluation:
         cache = self.__dict__.setdefault("_thresholds_cache", {})
         if key not in cache:  # the CLI prints and writes the same entries
             cache[key] = threshold_entries(self, costs, prevalence, max_lines, n_bins)
-        return copy.deepcopy(cache[key])
+        return plain_copy(cache[key])  # the caller's to change
 
     def _curves_dict(self, kind: str, max_points: int | None) -> dict[str, Any] | None:
         curves = self._curves(kind, max_points)
@@ -840,7 +893,7 @@ class Evaluation:
         ``costs`` (and ``prevalence``) the cost entries (as :meth:`to_dict`).
         """
         data = self.to_dict(ci_level=ci_level, ci_method=ci_method, costs=costs, prevalence=prevalence)
-        text = json.dumps(json_safe(data), indent=indent, allow_nan=False)
+        text = json_text(data, indent)  # json.dumps(json_safe(data), indent=indent, allow_nan=False), faster
         if path is not None:
             from clfeval.support.atomic import atomic_write
 

@@ -36,8 +36,9 @@ from clfeval.inputs.evaluate_options import EvaluateOptions
 from clfeval.inputs.labels import as_array, as_score_array, check_finite_labels, check_sample_weight, encode
 from clfeval.statistics.rankings import BinaryRanking
 from clfeval.statistics.ranking_merges import merge_rankings
+from clfeval.statistics.class_cells import OvoCounts
 from clfeval.inputs.score_kind import default_threshold, score_kind as kind_of_scores
-from clfeval.statistics.scores import ScoreTable
+from clfeval.statistics.scores import ScoreTable, one_vs_rest_columns
 
 __all__ = ["evaluation_fields", "evaluation_statistics", "EvaluationStatistics", "binary_rankings",
            "NO_OPTIONS", "check_ranked_weight_total"]
@@ -87,6 +88,7 @@ class EvaluationStatistics:
     rankings: dict[str, BinaryRanking] | None
     notes: list[str]
     cases: Cases
+    ovo: Any = None  # multi-class, unweighted, with scores: the OvoCounts of Hand & Till's M
 
     @property
     def positive_index(self) -> int:
@@ -165,6 +167,7 @@ def evaluation_fields(
         sample_weight=w,
         notes=st.notes,
         cases=st.cases,
+        ovo=st.ovo,
     )
 
 
@@ -272,7 +275,7 @@ def _single_label_statistics(
         except ValueError:
             if s is not None:
                 raise
-    rankings = None
+    rankings = ovo_u = None
     if s is not None:
         if binary:
             pos_index = int(np.flatnonzero(classes == pos)[0])
@@ -311,10 +314,10 @@ def _single_label_statistics(
             if yp is None:
                 yp_codes = np.argmax(s, axis=1)
                 notes.append("Predictions derived from the scores: the highest-scoring class of each sample.")
-            rankings = {}
-            for c in range(k):
-                table = ScoreTable.from_validated(t_codes == c, np.ascontiguousarray(s[:, c]), _BINARY, w)
-                rankings[names[c]] = BinaryRanking.from_table(table, 1)
+            # one packed sort per column (threads across columns) gives its one-vs-rest table and,
+            # unweighted, the U statistics of Hand & Till's M
+            tables, ovo_u = one_vs_rest_columns(t_codes, s, k, w)
+            rankings = {names[c]: BinaryRanking.from_table(table, 1) for c, table in enumerate(tables)}
     if yp is not None:
         yp_codes = encode(yp, classes)
         if yp_codes.size and yp_codes.min() < 0:
@@ -337,6 +340,7 @@ def _single_label_statistics(
         notes=notes,
         cases=Cases(t_codes, None if yp is None and s is not None and binary else yp_codes, s, w,
                     pos_index=0 if pos is None else int(np.flatnonzero(classes == pos)[0])),
+        ovo=None if ovo_u is None else OvoCounts(ovo_u, np.bincount(t_codes, minlength=k)[:k].astype(np.float64)),
     )
 
 

@@ -8,7 +8,10 @@ repeat it.
 
 What they read: each case's class and scores (the Evaluation's ``cases``): the one-vs-rest rankings
 alone do not suffice: a one-vs-rest ranking pools the other classes, and a pair needs class b's cases on
-column a. A stream (:class:`~clfeval.streaming.StreamingEvaluation`, :mod:`clfeval.dask`, the command
+column a. Unweighted, :func:`clfeval.evaluate` takes the U statistics from the same sort of each column
+that gives its one-vs-rest ranking (:func:`clfeval.statistics.scores.one_vs_rest_columns`, ``ev.ovo``);
+the intervals, and weighted cases, read ``cases``. A stream
+(:class:`~clfeval.streaming.StreamingEvaluation`, :mod:`clfeval.dask`, the command
 line's ``--stream``) keeps no rows but each column's k-class cells
 (:mod:`clfeval.statistics.class_cells`), which merge exactly; its Evaluation carries their U statistics
 (``ev.ovo``), and both numbers are those of all the rows (integer counts: to the last bit). A binned
@@ -54,6 +57,10 @@ def ovo_fit(ev: Any, influence: bool = True) -> Any:
     cache = ev.__dict__.setdefault("_ovo_cache", {})  # {with influences: fit}; one with them serves both
     if True in cache:
         return cache[True]
+    if not influence and getattr(ev, "ovo", None) is not None:  # U statistics built with the rankings
+        if False not in cache:
+            cache[False] = _stream_fit(ev)
+        return cache[False]
     if influence not in cache:
         from clfeval.uncertainty.hand_till import ovo_influences
 

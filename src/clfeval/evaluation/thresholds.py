@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from clfeval.statistics.counts import worker_pool
+__all__ = ["threshold_entries", "start_threshold_entries", "plain_copy"]
 
-__all__ = ["threshold_entries"]
+#: values plain_copy shares rather than copies (immutable)
+_ATOMS = (float, int, str, bool, type(None))
 
 
 def threshold_entries(ev: Any, costs: Any, prevalence: Any, max_lines: int, n_bins: int) -> dict[str, Any]:
@@ -33,10 +34,7 @@ def threshold_entries(ev: Any, costs: Any, prevalence: Any, max_lines: int, n_bi
         }
     if ev.rankings is None:
         return out
-    calibration = None
-    if ev.score_kind == "probability" and ev.task != "multilabel":
-        # independent of the rest, and numpy releases the GIL: on another core meanwhile
-        calibration = worker_pool().submit(_calibration_entry, ev, n_bins)
+    calibration = start_threshold_entries(ev, n_bins)  # on another core meanwhile
     if ev.task != "multiclass":
         criteria: list[tuple[str, dict[str, Any]]] = [("break-even", {}), ("youden", {}), ("closest-topleft", {}),
                                                       ("max-f1", {})]
@@ -51,12 +49,23 @@ def threshold_entries(ev: Any, costs: Any, prevalence: Any, max_lines: int, n_bi
         ranking = ev.rankings[ev.names[ev.positive_index]]
         n_total, p_total = ranking.totals
         if n_total > 0 and p_total > 0:
-            out["cost_curve"] = ev.cost_curve().to_dict(max_lines=max_lines)
+            out["cost_curve"] = ev.cost_curve_dict(max_lines=max_lines)
         if ev.score_kind == "probability":
             out["decision_curve"] = ev.decision_curve().to_dict()
-    if calibration is not None:
-        out["calibration"] = calibration.result()
+    if calibration:
+        out["calibration"] = _calibration_entry(ev, n_bins)
     return out
+
+
+def start_threshold_entries(ev: Any, n_bins: int = 15) -> bool:
+    """Start what :func:`threshold_entries` will need of the Evaluation ``ev`` that takes long and runs
+    on its own, its calibration (``n_bins`` uniform bins), on the package's worker thread
+    (:meth:`Evaluation.start_calibration <clfeval.evaluation.Evaluation.start_calibration>`), so that
+    a caller can do other work meanwhile (the report's areas); whether its entries have a calibration."""
+    if ev.rankings is None or ev.score_kind != "probability" or ev.task == "multilabel":
+        return False
+    ev.start_calibration(n_bins)
+    return True
 
 
 def _calibration_entry(ev: Any, n_bins: int) -> dict[str, Any]:
@@ -73,3 +82,24 @@ def _point_or_error(ev: Any, criterion: str, curve: str, options: dict[str, Any]
         return ev.operating_point(criterion, curve=None if ev.task == "binary" else curve, **options).to_dict()
     except ValueError as exc:
         return {"criterion": criterion, "curve": curve, "error": str(exc)}
+
+
+def plain_copy(obj: Any) -> Any:
+    """``copy.deepcopy`` of plain results (dicts, lists, numbers, strings), faster: immutable values
+    are shared, anything else is deep-copied.
+
+    >>> entries = {"a": [1.0, {"b": [2]}], "c": None}
+    >>> copied = plain_copy(entries)
+    >>> copied == entries, copied["a"] is entries["a"], copied["a"][1]["b"] is entries["a"][1]["b"]
+    (True, False, False)
+    """
+    kind = type(obj)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else plain_copy(v) for k, v in obj.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else plain_copy(v) for v in obj]
+    if kind in _ATOMS:
+        return obj
+    import copy
+
+    return copy.deepcopy(obj)

@@ -20,10 +20,13 @@ import numpy as np
 
 from clfeval.formulas.exact_sums import rescale_classes
 
+_CACHE_BLOCK = 1 << 16  # entries per block where passes run block by block to keep temporaries in cache
+
 __all__ = [
     "trapezoid",
     "count_totals",
     "cumulative_counts",
+    "positions_sum",
     "roc_auc",
     "partial_roc_auc",
     "average_precision",
@@ -67,6 +70,8 @@ def interpolate_roc(fpr_grid: np.ndarray, fpr: np.ndarray, tpr: np.ndarray, side
 
 
 def _total(a: np.ndarray) -> np.ndarray:
+    if a.dtype.kind == "b" and a.ndim == 1:  # (count_nonzero along an axis is several times slower)
+        return np.int64(np.count_nonzero(a[::-1] if a.strides[0] < 0 else a))
     return np.count_nonzero(a, axis=-1) if a.dtype.kind == "b" else a.sum(axis=-1)
 
 
@@ -138,6 +143,32 @@ def cumulative_counts(a: np.ndarray) -> np.ndarray:
     return np.cumsum(a, axis=-1)
 
 
+def positions_sum(flags: np.ndarray) -> int:
+    """Sum of the positions (0-based) of the non-zero entries of a 1-D array, as a Python int.
+
+    A reversed view is read in its memory order (no copy).
+
+    >>> positions_sum(np.array([True, False, True])), positions_sum(np.array([1, 1, 0])[::-1])
+    (2, 3)
+    """
+    forward = flags[::-1] if flags.strides[0] < 0 else flags
+    count = total = 0
+    for hits in _nonzero_blocks(forward):  # (no array of every position)
+        count += hits.size
+        total += int(hits.sum(dtype=np.int64))
+    return count * (flags.size - 1) - total if forward is not flags else total
+
+
+def _nonzero_blocks(a: np.ndarray, backwards: bool = False):
+    """The positions of the non-zero entries of a 1-D array, block by block (first block first,
+    or with ``backwards`` last block first; positions ascending within a block)."""
+    starts = range(0, a.size, _CACHE_BLOCK)
+    for start in reversed(starts) if backwards else starts:
+        hits = np.flatnonzero(a[start : start + _CACHE_BLOCK])
+        hits += start
+        yield hits
+
+
 def _ranks(d: int, dtype: np.dtype) -> np.ndarray:
     """1, 2, ..., d: the number of samples at or above each score when each score has one."""
     return np.arange(1, d + 1, dtype=dtype)
@@ -163,6 +194,12 @@ def roc_auc(neg: np.ndarray, pos: np.ndarray, *, tps: np.ndarray | None = None) 
     """
     pos = np.asarray(pos)
     n_total, p_total = count_totals(neg, pos)
+    if neg is None and pos.ndim == 1 and _is_integer(pos) and p_total > 0 and n_total > 0:
+        # One sample per score: the j-th positive (j = 0, 1, ...) at position q outscores the
+        # n_total - (q - j) negatives below it, so U = P N - sum(q) + P (P - 1) / 2: no cumulative
+        # counts, only the positives' positions (exact integers, one correctly rounded division).
+        p, n = int(p_total), int(n_total)
+        return (p * n - positions_sum(pos) + p * (p - 1) // 2) / (p * n)
     neg = _negatives(neg, pos)
     tps = cumulative_counts(pos) if tps is None else tps
     # Twice the trapezoid area in count units: the sum of neg * (tps + tps_before), where
@@ -286,13 +323,18 @@ def average_precision(
     if neg is None and pos.ndim == 1:
         # One sample per score: the k-th positive (k = 1, 2, ...) sits at rank r_k, where the
         # precision is k / r_k; AP is their mean. Only the positives' positions are needed.
-        ranks = np.flatnonzero(pos)
-        if ranks.size == 0:
-            return 0.0
-        ranks += 1
-        hits = np.arange(1, ranks.size + 1, dtype=np.float64)
-        hits /= ranks
-        return float(hits.sum() / ranks.size)
+        # Block by block from the top (a reversed view in its memory order, last block first).
+        reverse = pos.strides[0] < 0
+        seen, total = 0, 0.0
+        for hits in _nonzero_blocks(pos[::-1] if reverse else pos, backwards=reverse):
+            if not hits.size:
+                continue
+            ranks = np.subtract(pos.size, hits[::-1]) if reverse else hits + 1
+            precision = np.arange(seen + 1, seen + hits.size + 1, dtype=np.float64)
+            precision /= ranks
+            total += precision.sum()
+            seen += hits.size
+        return float(total / seen) if seen else 0.0
     _, p_total = count_totals(neg, pos)
     tps = cumulative_counts(pos) if tps is None else tps
     if neg is None:
@@ -339,6 +381,8 @@ def _roc_corners(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Indices of the ROC points not collinear with both neighbours, with (fps, tps) there."""
     d = pos.size
+    if neg is None and pos.ndim == 1 and _is_integer(pos) and tps_all is None:
+        return _one_each_corners(pos)
     keep = np.empty(d, dtype=bool)
     keep[0] = keep[-1] = True
     if neg is None or (_is_integer(neg) and _is_integer(pos)):
@@ -363,6 +407,55 @@ def _roc_corners(
     keep[1:-1] |= dtps[1:] != dtps[:-1]
     idx = np.flatnonzero(keep)
     return idx, fps[idx], tps[idx]
+
+
+def _changes(a: np.ndarray) -> np.ndarray:
+    """Positions j where a[j] != a[j + 1] (a 1-D array), found block by block.
+
+    >>> _changes(np.array([0, 0, 1, 1, 0])).tolist()
+    [1, 3]
+    """
+    found = []
+    differ = np.empty(min(_CACHE_BLOCK, max(a.size - 1, 0)), dtype=bool)
+    for start in range(0, a.size - 1, _CACHE_BLOCK):
+        stop = min(start + _CACHE_BLOCK, a.size - 1)
+        block = differ[: stop - start]
+        np.not_equal(a[start + 1 : stop + 1], a[start:stop], out=block)
+        hits = np.flatnonzero(block)
+        hits += start
+        found.append(hits)
+    return np.concatenate(found) if found else np.empty(0, dtype=np.intp)
+
+
+def _one_each_corners(pos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_roc_corners` of one sample per score (0/1 ``pos``): the last position of every run of
+    equal classes, and the first position.
+
+    Speed trick: the true positives there come from the runs' lengths (every other run is
+    positive), so no cumulative count of the whole array is formed; a reversed view is read in
+    its memory order.
+    """
+    d = pos.size
+    reverse = pos.strides[0] < 0
+    changes = _changes(pos[::-1] if reverse else pos)
+    m = changes.size
+    # [0, the run ends (ascending), d - 1]; the leading 0 is dropped when it is a run end itself
+    ends = np.empty(m + 2, dtype=np.intp)
+    ends[0], ends[m + 1] = 0, d - 1
+    if reverse:  # forward memory: a change between j and j + 1 there is one at d - 2 - j here
+        np.subtract(d - 2, changes[::-1], out=ends[1 : m + 1])
+    else:
+        ends[1 : m + 1] = changes
+    tps = np.empty(m + 2, dtype=np.int64)
+    tps[0], tps[1] = pos[0], ends[1] + 1
+    np.subtract(ends[2:], ends[1:-1], out=tps[2:])  # run lengths ...
+    tps[1:] *= pos[ends[1:]]  # ... of the positive runs
+    np.cumsum(tps[1:], out=tps[1:])
+    start = 1 if ends[1] == 0 else 0
+    ends, tps = ends[start:], tps[start:]
+    fps = ends + 1
+    fps -= tps
+    return ends, fps, tps
 
 
 def roc_rates(neg: np.ndarray | None, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -409,7 +502,8 @@ def roc_points(
     """ROC curve (fpr, tpr, thresholds), starting at the synthetic point (0, 0, +inf).
 
     ``drop_intermediate`` leaves out points collinear with their neighbours. A rate whose class
-    is missing is NaN.
+    is missing is NaN. ``scores`` may also be a function of the positions kept (None: all) that
+    gives their scores, e.g. :meth:`~clfeval.statistics.scores.ScoreTable.scores_at`.
 
     >>> fpr, tpr, thr = roc_points(np.array([0, 1, 1]), np.array([1, 1, 0]), np.array([.8, .4, .1]))
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
@@ -425,7 +519,9 @@ def roc_points(
     m = fps.size
     fpr, tpr, thresholds = np.empty(m + 1), np.empty(m + 1), np.empty(m + 1)
     thresholds[0] = np.inf
-    if idx is None:
+    if callable(scores):
+        thresholds[1:] = scores(idx)
+    elif idx is None:
         thresholds[1:] = scores
     else:
         np.take(scores, idx, out=thresholds[1:])
@@ -458,6 +554,13 @@ def precision_recall_points(
     ([0.5, 0.6666666666666666, 1.0, 1.0], [1.0, 1.0, 0.5, 0.0], [0.1, 0.4, 0.8])
     """
     pos = np.asarray(pos)
+    if neg is None and tps is None and not drop_intermediate and not descending and pos.ndim == 1 and pos.size \
+            and _is_integer(pos):
+        precision, recall = _one_each_precision_recall(pos)
+        thresholds = scores(None)[::-1] if callable(scores) else scores[::-1].copy()
+        return precision, recall, thresholds
+    if callable(scores):
+        scores = scores(None)
     tps = cumulative_counts(pos) if tps is None else tps
     if neg is None:  # one sample per score: everything ranked so far is predicted positive
         predicted = _ranks(tps.size, tps.dtype)
@@ -493,6 +596,47 @@ def precision_recall_points(
     return precision, recall, scores[::-1].copy()
 
 
+def _forward_blocks(pos: np.ndarray):
+    """(start, stop, positives before start, cumulative positives of the block) over ``pos`` read
+    lowest score first (``pos[::-1]``), block by block: the running count of positives without a
+    cumulative array of the whole ranking."""
+    forward = pos[::-1]
+    before = 0
+    for start in range(0, forward.size, _CACHE_BLOCK):
+        stop = min(start + _CACHE_BLOCK, forward.size)
+        cum = np.cumsum(forward[start:stop], dtype=np.int64)
+        yield start, stop, before, cum
+        before += int(cum[-1])
+
+
+def _one_each_precision_recall(pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """precision_recall_points' precision and recall for one sample per score (0/1 ``pos``).
+
+    Lowest score first, position j predicts the d - j samples from j on positive, P - (positives
+    before j) of them true. Speed trick: computed block by block from a running count, straight
+    into the outputs (no cumulative or rank arrays of the whole ranking).
+    """
+    d = pos.size
+    precision, recall = np.empty(d + 1), np.empty(d + 1)
+    precision[d], recall[d] = 1.0, 0.0
+    p_total = int(_total(pos))
+    ranks = np.arange(min(_CACHE_BLOCK, d), dtype=np.float64)
+    tp, count = np.empty(ranks.size), np.empty(ranks.size)
+    forward = pos[::-1]
+    for start, stop, before, cum in _forward_blocks(pos):
+        m = stop - start
+        true, predicted = tp[:m], count[:m]
+        np.subtract(p_total - before, cum, out=true)  # P - positives strictly before j ...
+        true += forward[start:stop]  # ... = P - (cum - pos[j] + before)
+        np.subtract(d - start, ranks[:m], out=predicted)
+        np.divide(true, predicted, out=precision[start:stop])
+        if p_total > 0:
+            np.divide(true, p_total, out=recall[start:stop])
+    if p_total <= 0:
+        recall[:d] = 1.0
+    return precision, recall
+
+
 def det_points(
     neg: np.ndarray, pos: np.ndarray, scores: np.ndarray, drop_intermediate: bool = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -506,6 +650,13 @@ def det_points(
     >>> f.tolist(), m.tolist(), t.tolist()
     ([0.5, 0.0], [0.0, 0.5], [0.4, 0.8])
     """
+    if neg is None and not drop_intermediate and np.ndim(pos) == 1 and _is_integer(np.asarray(pos)):
+        pos = np.asarray(pos)
+        n_total, p_total = count_totals(None, pos)
+        if n_total > 0 and p_total > 0:
+            return _one_each_det(pos, scores)
+    if callable(scores):
+        scores = scores(None)
     fps, tps = _cumulative(None if neg is None else np.asarray(neg), np.asarray(pos))
     fps = np.concatenate(([0], fps))
     tps = np.concatenate(([0], tps))
@@ -521,6 +672,44 @@ def det_points(
         fpr = fps[sl][::-1] / n_total
         fnr = (p_total - tps[sl])[::-1] / p_total
     return fpr, fnr, thresholds[sl][::-1].copy()
+
+
+def _one_each_det(pos: np.ndarray, scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """det_points for one sample per score (0/1 ``pos``, both classes present), block by block.
+
+    Lowest score first, the points run from the first positive (below it, false negatives would
+    stay 0) up to just below the highest-scored negative's position + 1 (the positives above every
+    negative all share fpr 0 there), then the synthetic +inf threshold when a negative scores
+    highest. At position j, with c positives before it: fpr = (N - j + c) / N,
+    fnr = c / P.
+    """
+    d = pos.size
+    forward = pos[::-1]
+    n_total, p_total = (int(t) for t in count_totals(None, pos))
+    first = int(np.argmax(forward))  # the lowest-scored positive
+    leading = int(np.argmin(pos))  # positives above every negative
+    stop_at = min(d - leading + 1, d)  # up to the highest-scored negative's position + 1
+    with_inf = leading == 0  # a negative scores highest: the synthetic point (0, 1) is a DET point
+    m = stop_at - first + with_inf
+    fpr, fnr = np.empty(m), np.empty(m)
+    ranks = np.arange(min(_CACHE_BLOCK, d), dtype=np.float64)
+    buffer = np.empty(ranks.size)
+    for start, stop, before, cum in _forward_blocks(pos):
+        lo, hi = max(start, first), min(stop, stop_at)
+        if lo >= hi:
+            continue
+        c = buffer[: hi - lo]
+        np.subtract(cum[lo - start : hi - start], forward[lo:hi], out=c)
+        c += before  # positives before j
+        np.divide(c, p_total, out=fnr[lo - first : hi - first])
+        c += n_total - lo
+        c -= ranks[: hi - lo]  # N - j + c
+        np.divide(c, n_total, out=fpr[lo - first : hi - first])
+    every = scores(None)[::-1] if callable(scores) else scores[::-1].copy()  # lowest first, a new array
+    thresholds = np.append(every[first:], np.inf) if with_inf else every[first:stop_at]
+    if with_inf:
+        fpr[-1], fnr[-1] = 0.0, 1.0
+    return fpr, fnr, thresholds
 
 
 def placement_values(neg: np.ndarray, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

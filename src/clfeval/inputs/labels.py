@@ -101,8 +101,10 @@ def _from_arrow(x: Any, name: str) -> np.ndarray:
     return x.to_numpy(zero_copy_only=False)
 
 
-def as_array(x: Any, name: str) -> np.ndarray:
+def as_array(x: Any, name: str, *, nan_checked: bool = False) -> np.ndarray:
     """Convert list/numpy/pandas/polars/pyarrow input to a numpy array, rejecting missing values.
+
+    ``nan_checked``: the caller has seen that a float array holds no NaN (no second look).
 
     >>> as_array([1, 2, 3], "y").tolist()
     [1, 2, 3]
@@ -141,11 +143,21 @@ def as_array(x: Any, name: str) -> np.ndarray:
                 raise _missing_error(name, missing)
         if arr.size and all(isinstance(v, (bool, np.bool_)) for v in arr.ravel()):
             arr = arr.astype(bool)
-    elif arr.dtype.kind in "fc":
+    elif arr.dtype.kind in "fc" and arr.size and not nan_checked and _may_hold_nan(arr):
         bad = np.isnan(arr)
         if bad.any():
             raise _missing_error(name, bad)
     return arr
+
+
+def _may_hold_nan(arr: np.ndarray) -> bool:
+    """False when a float array surely holds no NaN: its minimum (a NaN propagates through it) is
+    not NaN; one reduction, no temporary array.
+
+    >>> _may_hold_nan(np.array([1.0, 2.0])), _may_hold_nan(np.array([1.0, np.nan]))
+    (False, True)
+    """
+    return arr.dtype.kind == "c" or bool(np.isnan(arr.min()))
 
 
 def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
@@ -154,7 +166,9 @@ def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
     >>> as_score_array([0.1, 0.9]).dtype
     dtype('float64')
     """
-    arr = as_array(x, name)
+    # a float array seen finite holds no NaN either: one pass instead of two
+    finite = isinstance(x, np.ndarray) and x.dtype.kind == "f" and x.ndim and bool(np.isfinite(x).all())
+    arr = as_array(x, name, nan_checked=finite)
     if arr.dtype.kind not in "biuf":
         raise TypeError(
             f"{name} must be numeric scores or probabilities, got dtype {arr.dtype}; "
@@ -164,7 +178,7 @@ def as_score_array(x: Any, name: str = "y_score") -> np.ndarray:
         arr = arr.astype(np.float64)
     if arr.ndim == 0 or arr.ndim > 2:
         raise ValueError(f"{name} must be 1-D or 2-D, got an array of shape {arr.shape}.")
-    if not np.isfinite(arr).all():
+    if not finite and not np.isfinite(arr).all():
         bad = ~np.isfinite(arr)
         where = _first_where(bad)
         raise ValuesError(
@@ -321,6 +335,8 @@ def unique_sorted(y: np.ndarray, name: str = "y") -> np.ndarray:
     if y.dtype.kind in "iu":
         flat = y.reshape(-1)
         lo, hi = int(flat.min()), int(flat.max())
+        if hi - lo <= 1:  # no integer lies between them: both are present (one if equal), no count needed
+            return np.array([lo, hi][: hi - lo + 1], dtype=y.dtype)
         if hi - lo < max(_DENSE_SPAN, flat.size):
             shifted = flat if lo == 0 and flat.dtype.kind == "i" else flat.astype(np.intp, copy=False) - lo
             present = np.flatnonzero(np.bincount(shifted, minlength=hi - lo + 1))

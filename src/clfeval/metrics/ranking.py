@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -264,7 +265,7 @@ def roc_curve(
         warnings.warn(_NO_NEGATIVE, UndefinedMetricWarning, stacklevel=2)
     if p_total <= 0:
         warnings.warn(_NO_POSITIVE, UndefinedMetricWarning, stacklevel=2)
-    return roc_points(neg, pos, table.scores, drop_intermediate)
+    return roc_points(neg, pos, table.scores_at, drop_intermediate)
 
 
 def precision_recall_curve(
@@ -336,7 +337,7 @@ def precision_recall_curve(
     if table.totals[1] <= 0:
         warnings.warn(_NO_POSITIVE_PR, UserWarning, stacklevel=2)
     precision, recall, thresholds = precision_recall_points(
-        neg, pos, table.scores, drop_intermediate
+        neg, pos, partial(table.scores_at, release=True), drop_intermediate
     )
     return precision, recall, thresholds.astype(_score_dtype(y_score), copy=False)
 
@@ -409,7 +410,7 @@ def det_curve(
     if n_total <= 0:
         warnings.warn(_NO_NEGATIVE_DET, UndefinedMetricWarning, stacklevel=2)
     neg, pos = table.binary_counts(compact=True)
-    return det_points(neg, pos, table.scores, drop_intermediate)
+    return det_points(neg, pos, partial(table.scores_at, release=True), drop_intermediate)
 
 
 def auc(x: Any, y: Any) -> float:

@@ -32,6 +32,7 @@ Over thresholds of a binary scorer (a :class:`~clfeval.statistics.rankings.Binar
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -41,9 +42,10 @@ from clfeval.formulas.measures import fallout, ratio
 from clfeval.support.read_only import read_only_array
 from clfeval.support.sorted_search import first_reaching
 from clfeval.inputs.score_kind import kind_of_range
+from clfeval.results.threshold_index import ThresholdIndex
 
 if TYPE_CHECKING:  # pragma: no cover
-    from clfeval.statistics.rankings import BinaryRanking
+    from clfeval.statistics.rankings import BinaryRanking, ThresholdCounts
 
 __all__ = [
     "check_costs",
@@ -54,6 +56,7 @@ __all__ = [
     "CostLine",
     "CostCurve",
     "cost_curve_of",
+    "cost_curve_dict",
     "DecisionCurve",
     "DEFAULT_DECISION_THRESHOLDS",
     "decision_curve_of",
@@ -500,37 +503,52 @@ class CostCurve:
         >>> len(cc), len(cc.line_subset(10)) <= 10
         (101, True)
         """
-        m = len(self)
-        if max_lines < 2:
-            raise ValueError(f"max_lines must be at least 2, got {max_lines}.")
-        if m <= max_lines:
-            return np.arange(m)
-        required = np.unique(np.concatenate([[0, m - 1], self.envelope_lines]))
-
-        def walk(i: np.ndarray) -> np.ndarray:  # non-decreasing along the lines, 0 to 2
-            return self.fpr[i] + (1.0 - self.fnr[i])
-
-        extra = max(max_lines - required.size, 0)
-        picks = first_reaching(walk, np.linspace(0.0, float(walk(np.array([m - 1]))[0]), extra + 2)[1:-1], m)
-        return np.union1d(required, picks)
+        return _line_subset(len(self), self.envelope_lines, lambda i: (self.fpr[i], self.fnr[i]), max_lines)
 
     def to_dict(self, max_lines: int | None = 2000) -> dict[str, Any]:
         """Plain-Python form; the lines thinned to ``max_lines`` (see :meth:`line_subset`; None:
         all). The envelope is always exact. The always-negative line's threshold is +inf
-        (:func:`clfeval.evaluation.json_safe` writes it as "inf" for JSON)."""
+        (:func:`clfeval.evaluation.json_safe` writes it as "inf" for JSON). :func:`cost_curve_dict`
+        gives the same from a ranking without building every line."""
         keep = np.arange(len(self)) if max_lines is None else self.line_subset(max_lines)
-        return {
-            "kind": "cost",
-            "fpr": self.fpr[keep].tolist(),
-            "fnr": self.fnr[keep].tolist(),
-            "thresholds": self.thresholds[keep].tolist(),
-            "n_lines": len(self),
-            "envelope_pc": self.envelope_pc.tolist(),
-            "envelope_nec": self.envelope_nec.tolist(),
-            "envelope_thresholds": self.thresholds[self.envelope_lines].tolist(),
-            "area": self.area,
-            "operating_line": None if self.operating_line is None else self.operating_line.to_dict(),
-        }
+        return _curve_dict(self.fpr[keep], self.fnr[keep], self.thresholds[keep], len(self), self.envelope_pc,
+                           self.envelope_nec, self.thresholds[self.envelope_lines], self.area, self.operating_line)
+
+
+def _curve_dict(fpr: np.ndarray, fnr: np.ndarray, thresholds: np.ndarray, n_lines: int, envelope_pc: np.ndarray,
+                envelope_nec: np.ndarray, envelope_thresholds: np.ndarray, area: float,
+                operating_line: CostLine | None) -> dict[str, Any]:
+    """The plain form of a cost curve from the lines kept and its envelope."""
+    return {
+        "kind": "cost",
+        "fpr": fpr.tolist(),
+        "fnr": fnr.tolist(),
+        "thresholds": thresholds.tolist(),
+        "n_lines": n_lines,
+        "envelope_pc": envelope_pc.tolist(),
+        "envelope_nec": envelope_nec.tolist(),
+        "envelope_thresholds": envelope_thresholds.tolist(),
+        "area": area,
+        "operating_line": None if operating_line is None else operating_line.to_dict(),
+    }
+
+
+def _line_subset(m: int, envelope_lines: np.ndarray, rates: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+                 max_lines: int) -> np.ndarray:
+    """:meth:`CostCurve.line_subset` of ``m`` lines whose (fpr, fnr) at index arrays ``rates`` gives."""
+    if max_lines < 2:
+        raise ValueError(f"max_lines must be at least 2, got {max_lines}.")
+    if m <= max_lines:
+        return np.arange(m)
+    required = np.unique(np.concatenate([[0, m - 1], envelope_lines]))
+
+    def walk(i: np.ndarray) -> np.ndarray:  # non-decreasing along the lines, 0 to 2
+        fpr, fnr = rates(i)
+        return fpr + (1.0 - fnr)
+
+    extra = max(max_lines - required.size, 0)
+    picks = first_reaching(walk, np.linspace(0.0, float(walk(np.array([m - 1]))[0]), extra + 2)[1:-1], m)
+    return np.union1d(required, picks)
 
 
 def _upper_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -575,44 +593,65 @@ def _sorted_union(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _roc_hull(fp: np.ndarray, tp: np.ndarray) -> np.ndarray:
-    """:func:`_upper_hull` of the ROC points (fp, tp) at every threshold (both non-decreasing),
-    skipping the blocks of points that lie strictly under a first hull of some of them.
-
-    The points of a block of consecutive thresholds lie in the box between its first and last
-    point, so none is above the box's top-left corner (its first fp, its last tp). A block whose
-    corner lies strictly under the hull of all the blocks' end points holds no hull vertex, and the
-    hull of what is left is the hull of all.
+    """:func:`_upper_hull` of the ROC points (fp, tp) at every threshold (both non-decreasing)
+    (:func:`_roc_hull_of_rows` of the two arrays).
 
     >>> fp, tp = np.array([0, 0, 1, 1, 2, 3, 3, 4]), np.array([0, 1, 1, 2, 3, 3, 4, 4])
     >>> _roc_hull(fp, tp).tolist() == _upper_hull(fp.astype(float), tp.astype(float)).tolist()
     True
     """
+    return _roc_hull_of_rows(lambda i: (fp[i], tp[i]), fp.size)
+
+
+def _roc_hull_of_rows(points: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], m: int) -> np.ndarray:
+    """:func:`_upper_hull` of the m ROC points (fp, tp) that ``points`` gives at index arrays (both
+    non-decreasing along the indices), skipping the blocks of points that lie strictly under a first
+    hull of some of them, in passes of smaller and smaller blocks; only the points looked at are read.
+
+    The points of a block of consecutive thresholds lie in the box between its first and last
+    point, so none is above the box's top-left corner (its first fp, its last tp). A block whose
+    corner lies strictly under the hull of all the blocks' end points holds no point of the hull
+    (a point on the hull lies at or above the hull at the corner's fp, and the corner above it), and
+    the hull of what is left is the hull of all, with the same points on it. A pass over what is
+    left (a subsequence, so still non-decreasing) drops more the same way.
+    """
     # float weights near the top of the range: the cross products would overflow. A hull is the
     # same under a positive scaling of each axis; a power of two keeps every coordinate exact
-    fp, tp = (v * 2.0 ** -int(np.frexp(v[-1])[1]) if v.dtype.kind == "f" and v.size and v[-1] > 2.0**500 else v
-              for v in (fp, tp))
-    m = fp.size
-    size = 64  # small enough that a block's corner rarely pokes above the hull
-    if m <= 4 * size:
-        return _upper_hull(fp.astype(np.float64), tp.astype(np.float64))
-    first = np.arange(0, m, size)
-    last = np.minimum(first + size, m) - 1
-    ends = _sorted_union(first, last)
-    x, y = fp[ends].astype(np.float64), tp[ends].astype(np.float64)
-    rough = ends[_upper_hull(x, y)]
-    hx, hy = fp[rough].astype(np.float64), tp[rough].astype(np.float64)
-    cx, cy = fp[first].astype(np.float64), tp[last].astype(np.float64)
-    # the hull edge (a, b) over each corner's x: a the last vertex with x <= the corner's
-    a = np.searchsorted(hx, cx, side="right") - 1
-    inside = (a >= 0) & (a < hx.size - 1)
-    a = np.clip(a, 0, hx.size - 2)
-    b = a + 1
-    cross = (hx[b] - hx[a]) * (cy - hy[a]) - (hy[b] - hy[a]) * (cx - hx[a])
-    keep = ~(inside & (cross < 0))
-    sizes = last[keep] - first[keep] + 1
-    kept = np.repeat(first[keep] - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-    idx = _sorted_union(kept, rough)
-    return idx[_upper_hull(fp[idx].astype(np.float64), tp[idx].astype(np.float64))]
+    scales = [2.0 ** -int(np.frexp(v[-1])[1]) if v.dtype.kind == "f" and v.size and v[-1] > 2.0**500 else None
+              for v in points(np.array([m - 1]))]
+
+    def at(i: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        fp, tp = (v if s is None else v * s for v, s in zip(points(i), scales))
+        return fp.astype(np.float64), tp.astype(np.float64)
+
+    cand: np.ndarray | None = None  # the points that may lie on the hull: None, all of them
+    n = m
+    # blocks of 4096 points first, then blocks of what is left: each pass drops most of the
+    # points the one before kept (a smooth ROC curve pokes out of a coarse hull near each vertex)
+    for size in (64, 8):
+        if n <= 4 * size:
+            continue
+        start = np.arange(0, n, size)  # the blocks' first and last positions among the candidates
+        stop = np.minimum(start + size, n) - 1
+        first, last = (start, stop) if cand is None else (cand[start], cand[stop])
+        ends = _sorted_union(first, last)
+        rough = ends[_upper_hull(*at(ends))]
+        hx, hy = at(rough)
+        cx, cy = at(first)[0], at(last)[1]
+        # the hull edge (a, b) over each corner's x: a the last vertex with x <= the corner's
+        a = np.searchsorted(hx, cx, side="right") - 1
+        inside = (a >= 0) & (a < hx.size - 1)
+        a = np.clip(a, 0, hx.size - 2)
+        b = a + 1
+        cross = (hx[b] - hx[a]) * (cy - hy[a]) - (hy[b] - hy[a]) * (cx - hx[a])
+        keep = ~(inside & (cross < 0))
+        sizes = stop[keep] - start[keep] + 1
+        kept = np.repeat(start[keep] - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        cand = _sorted_union(kept if cand is None else cand[kept], rough)
+        n = cand.size
+    if cand is None:
+        cand = np.arange(m)
+    return cand[_upper_hull(*at(cand))]
 
 
 def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = None,
@@ -647,21 +686,71 @@ def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = N
     >>> cc.envelope_lines.tolist(), cc.envelope_pc.tolist()  # vertical/horizontal edges: PC 0, 1
     ([1, 3], [0.0, 0.5, 1.0])
     """
+    _check_both_classes(ranking)
+    counts = ranking.counts_at_thresholds()
+    rates = _line_rates(ThresholdIndex(ranking), counts)
+    fpr, fnr = rates(None)
+    bounds, nec, lines, area = _envelope(len(counts), lambda i: (fpr[i], fnr[i]),
+                                         lambda i: (counts.fp[i], counts.tp[i]))
+    return CostCurve(fpr, fnr, counts.thresholds, bounds, nec, lines, area, operating_line, pos_label)
+
+
+def cost_curve_dict(ranking: BinaryRanking, *, operating_line: CostLine | None = None,
+                    max_lines: int | None = 2000) -> dict[str, Any]:
+    """``cost_curve_of(ranking, operating_line=...).to_dict(max_lines)``, equal to it, reading only
+    the lines it keeps and those the envelope's search looks at (no array of every line, see
+    :class:`~clfeval.results.threshold_index.ThresholdIndex`).
+
+    >>> from clfeval.statistics.rankings import BinaryRanking
+    >>> r = BinaryRanking(np.linspace(1, 0, 1000), None, np.arange(1000) % 3 == 0)
+    >>> cost_curve_dict(r, max_lines=20) == cost_curve_of(r).to_dict(max_lines=20)
+    True
+    """
+    _check_both_classes(ranking)
+    rows = ThresholdIndex(ranking)
+    if max_lines is None or len(rows) <= max_lines:
+        return cost_curve_of(ranking, operating_line=operating_line).to_dict(max_lines)
+    rates = _line_rates(rows, None)
+    bounds, nec, lines, area = _envelope(len(rows), rates, rows.fp_tp)
+    keep = _line_subset(len(rows), lines, rates, max_lines)
+    fpr, fnr = rates(keep)
+    return _curve_dict(fpr, fnr, rows.take(keep).thresholds, len(rows), bounds, nec, rows.take(lines).thresholds,
+                       area, operating_line)
+
+
+def _check_both_classes(ranking: BinaryRanking) -> None:
     n_total, p_total = ranking.totals
     if not (n_total > 0 and p_total > 0):
         missing = "positives" if not p_total > 0 else "negatives"
         raise ValueError(f"a cost curve needs both classes, but the ranking has no {missing}.")
-    counts = ranking.counts_at_thresholds()
-    if all(a.dtype.kind in "iu" for a in (counts.tp, counts.fp, counts.fn, counts.tn)):
+
+
+def _line_rates(rows: ThresholdIndex, every: ThresholdCounts | None) -> Callable[[Any], tuple[np.ndarray, np.ndarray]]:
+    """(fpr, fnr) of the lines at index arrays (None: of every line, from ``every``, the full rows)."""
+    first = rows.take(np.array([0]))
+    if all(a.dtype.kind in "iu" for a in (first.tp, first.fp, first.fn, first.tn)):
         # fp + tn and fn + tp are the class totals at every threshold, exactly
-        fpr = counts.fp / float(counts.fp[0] + counts.tn[0])
-        fnr = counts.fn / float(counts.fn[0] + counts.tp[0])
+        negatives, positives = float(first.fp[0] + first.tn[0]), float(first.fn[0] + first.tp[0])
+
+        def rates(i: Any) -> tuple[np.ndarray, np.ndarray]:
+            c = every if i is None else rows.take(i)
+            return c.fp / negatives, c.fn / positives
     else:
-        fpr = fallout(counts.fp, counts.tn)
-        fnr = ratio(counts.fn, counts.fn + counts.tp)
+        def rates(i: Any) -> tuple[np.ndarray, np.ndarray]:
+            c = every if i is None else rows.take(i)
+            return fallout(c.fp, c.tn), ratio(c.fn, c.fn + c.tp)
+    return rates
+
+
+def _envelope(m: int, rates: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]],
+              points: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray, float]:
+    """(envelope_pc, envelope_nec, envelope_lines, area) of the ``m`` lines of a ranking's thresholds,
+    from their (fpr, fnr) and ROC points (fp, tp) at index arrays."""
     # the hull of (fp, tp) is that of (fpr, tpr) scaled, and exact on integer counts
-    hull = _roc_hull(counts.fp, counts.tp)
-    df, dt = np.diff(fpr[hull]), np.diff(1.0 - fnr[hull])  # along the hull: FPR and TPR
+    hull = _roc_hull_of_rows(points, m)
+    fpr, fnr = rates(hull)
+    df, dt = np.diff(fpr), np.diff(1.0 - fnr)  # along the hull: FPR and TPR
     with np.errstate(invalid="ignore", divide="ignore"):
         crossings = df / (df + dt)
     # PC rises along the hull (its slopes fall); guard against rounding of near-equal slopes
@@ -669,10 +758,11 @@ def cost_curve_of(ranking: BinaryRanking, *, operating_line: CostLine | None = N
     nonempty = pc[1:] > pc[:-1]
     lines = hull[nonempty]
     bounds = np.concatenate([pc[:-1][nonempty], [1.0]])
-    on = np.append(lines, lines[-1])  # each breakpoint's value, read off the segment starting there
+    on = np.append(np.flatnonzero(nonempty), np.flatnonzero(nonempty)[-1])  # positions in the hull
+    # each breakpoint's value, read off the segment starting there
     nec = fnr[on] * bounds + fpr[on] * (1.0 - bounds)
     area = trapezoid(bounds, nec)
-    return CostCurve(fpr, fnr, counts.thresholds, bounds, nec, lines, area, operating_line, pos_label)
+    return bounds, nec, lines, area
 
 
 # -- decision curves ----------------------------------------------------------------------------

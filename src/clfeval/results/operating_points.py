@@ -6,7 +6,8 @@ positive, then every distinct score) and picks the best by a criterion. Every cr
 min-cost with unusual costs is monotone (no worse with more true positives or fewer false
 positives), so blocks of about sqrt(d) thresholds whose best corner cannot reach the best are
 skipped, and the rest is searched exactly: O(sqrt(d)) plus the thresholds near the best, for d
-distinct scores. The rule is always "predict positive where score >= threshold". Criteria:
+distinct scores; only the rows searched are formed (:class:`~clfeval.results.threshold_index.ThresholdIndex`),
+no array of every threshold's counts. The rule is always "predict positive where score >= threshold". Criteria:
 
 * ``"break-even"``: precision = recall (the ranking's own :meth:`~BinaryRanking.break_even`, so
   the point agrees with the report; ``value`` is the interpolated crossing);
@@ -51,6 +52,7 @@ from clfeval.results.cost_curves import check_costs, expected_cost
 from clfeval.formulas.measure_registry import MEASURES, resolve
 from clfeval.formulas.measures import fallout, fbeta, recall
 from clfeval.statistics.rankings import BinaryRanking, ThresholdCounts
+from clfeval.results.threshold_index import ThresholdIndex
 from clfeval.support.number_text import format_value
 
 __all__ = ["ThresholdPoint", "find_operating_point", "CRITERIA", "binary_matrices"]
@@ -238,7 +240,7 @@ def _blocks(m: int) -> tuple[np.ndarray, np.ndarray]:
     return first, np.minimum(first + size, m) - 1
 
 
-def _search(measure: Any, counts: ThresholdCounts, monotone: bool) -> tuple[int, float] | None:
+def _search(measure: Any, counts: ThresholdIndex, monotone: bool) -> tuple[int, float] | None:
     """The pick of the tie rule over every threshold, or None when no threshold is usable.
 
     ``measure(tp, fp, fn, tn)`` gives (value, keys, feasible or None) for count arrays. A
@@ -247,20 +249,22 @@ def _search(measure: Any, counts: ThresholdCounts, monotone: bool) -> tuple[int,
     threshold of a block beats the block's best corner (its last tp and fn with its first fp and
     tn): blocks whose corner is already worse than some actual threshold (the block ends) are
     skipped, and the rule runs on the rest, which hold every threshold that can tie the best.
+    Only the rows read are formed (:class:`~clfeval.results.threshold_index.ThresholdIndex`).
     """
     def usable(keys: list[np.ndarray], feasible: np.ndarray | None) -> np.ndarray:
         ok = ~np.isnan(keys[0])
         return ok if feasible is None else ok & feasible
 
-    tp, fp, fn, tn = counts.tp, counts.fp, counts.fn, counts.tn
-    where: np.ndarray | slice = slice(None)
+    where: np.ndarray | None = None  # None: every threshold
     if monotone and len(counts) > 8:
         first, last = _blocks(len(counts))
-        _, keys, feasible = measure(tp[last], fp[last], fn[last], tn[last])
+        at_last = counts.take(last)
+        _, keys, feasible = measure(at_last.tp, at_last.fp, at_last.fn, at_last.tn)
         ok = usable(keys, feasible)
         if ok.any():
             low = float(keys[0][ok].max())  # an actual value: the best is at least this
-            _, corner_keys, corner_feasible = measure(tp[last], fp[first], fn[last], tn[first])
+            at_first = counts.take(first)
+            _, corner_keys, corner_feasible = measure(at_last.tp, at_first.fp, at_last.fn, at_first.tn)
             # two tolerances: the tie rule's, and as much again for rounding in the corner values
             hopeless = corner_keys[0] < low - 2 * TIE_TOLERANCE * max(1.0, abs(low))
             if corner_feasible is not None:
@@ -269,12 +273,13 @@ def _search(measure: Any, counts: ThresholdCounts, monotone: bool) -> tuple[int,
             sizes = last[keep] - first[keep] + 1
             # the kept blocks' indices, in order
             where = np.repeat(first[keep] - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
-    value, keys, feasible = measure(tp[where], fp[where], fn[where], tn[where])
+    rows = counts.full() if where is None else counts.take(where)
+    value, keys, feasible = measure(rows.tp, rows.fp, rows.fn, rows.tn)
     ok = usable(keys, feasible)
     if not ok.any():
         return None
     i, _ = _pick(keys, ok)
-    return (i if isinstance(where, slice) else int(where[i])), float(value[i])
+    return (i if where is None else int(where[i])), float(value[i])
 
 
 def _check_expected_cost_defined(ranking: BinaryRanking, prevalence: Any, pos_index: int, curve: str) -> None:
@@ -354,7 +359,7 @@ def find_operating_point(
         counts = ranking.counts_at_thresholds(np.array([be.threshold]))
         return _point(criterion, curve, counts, 0, be.value, labels, names, pos_index, options)
 
-    counts = ranking.counts_at_thresholds()
+    counts = ThresholdIndex(ranking)  # the rows the search reads, not every threshold's
     target = options.get("at")
     monotone = True  # no worse with more true positives or fewer false positives
     if kind == "min-cost":
@@ -385,22 +390,23 @@ def find_operating_point(
 
     if kind in _CONSTRAINED:
         constrained = _CONSTRAINED[kind][0]
-        reached = measure(counts.tp, counts.fp, counts.fn, counts.tn)[0]
+        every = counts.full()
+        reached = measure(every.tp, every.fp, every.fn, every.tn)[0]
         if not (reached >= target - TIE_TOLERANCE).any():
             i_best = int(np.nanargmax(reached))  # the first: the highest threshold
             raise ValueError(
                 f"no threshold of curve {curve!r} reaches {constrained} >= {target:g}: the best achievable "
-                f"{constrained} is {reached[i_best]:.6g} (at threshold {counts.thresholds[i_best]:.6g})."
+                f"{constrained} is {reached[i_best]:.6g} (at threshold {every.thresholds[i_best]:.6g})."
             )
     found = _search(measure, counts, monotone)
     if found is None:
         raise ValueError(f"{criterion!r} is undefined at every threshold of curve {curve!r}.")
     i, value_i = found
+    one = counts.take(np.array([i]))
     if kind == "min-cost":  # the reported value by the one formula of clfeval.costs
-        one = ThresholdCounts(*(a[i:i + 1] for a in (counts.thresholds, counts.tp, counts.fp, counts.fn, counts.tn)))
         value_i = float(expected_cost(binary_matrices(one, pos_index), options["costs"],
                                       prevalence=options["prevalence"])[0])
-    return _point(criterion, curve, counts, i, value_i, labels, names, pos_index, options)
+    return _point(criterion, curve, one, 0, value_i, labels, names, pos_index, options)
 
 
 def _point(

@@ -23,11 +23,15 @@ import numpy as np
 
 from clfeval.support.thread_pools import thread_pool
 
-__all__ = ["Decoder", "sorted_parts", "take_codes", "code_bits", "sort_in_place", "PARALLEL_SORT_MIN"]
+__all__ = [
+    "Decoder", "sorted_parts", "sorted_binary_keys", "grouped_binary_keys", "take_codes", "code_bits",
+    "sort_in_place", "PARALLEL_SORT_MIN", "PARALLEL_SORT_MIN_WORKERS",
+]
 
 _SIGN = np.uint64(1 << 63)
 _FLOAT_INF = 0x7FF0000000000000  # bit pattern of +inf
 _MAGNITUDE = np.int64(0x7FFFFFFFFFFFFFFF)
+_NOT_BIT_62 = np.int64(~(1 << 62))
 
 
 def take_codes(keys: np.ndarray, bits: int) -> np.ndarray:
@@ -113,7 +117,7 @@ def _sorted_sign_part(
         yield _pack_and_sort(keys, codes, bits, span), partial(_decode_sign, base, negative)
         return
     # Too wide: split by the leading bits of the magnitude's pattern, so every piece fits.
-    piece = ((pattern & ~_SIGN) >> np.uint64(63 - bits)).astype(np.uint8)
+    piece = ((pattern & ~_SIGN) >> np.uint64(63 - bits)).astype(np.uint8 if bits <= 8 else np.uint16)
     present = np.flatnonzero(np.bincount(piece, minlength=1 << bits))
     for p in present[::-1] if not negative else present:
         mask = piece == p
@@ -193,8 +197,14 @@ def _pack_and_sort(keys: np.ndarray, codes: np.ndarray, bits: int, span: int) ->
     return keys
 
 
+_CACHE_BLOCK = 1 << 15  # elements per block where passes are fused block by block (temporaries stay in cache)
+
 #: below this many elements one thread sorts (threads cost more than they save)
 PARALLEL_SORT_MIN = 1 << 21
+#: fewer cores than this sort on one thread: splitting the values into ranges takes several
+#: passes (a mask and a gather per range), which on two cores cost more than the second core saves
+#: (measured: 3x one np.sort at 10^7 on a 2-core machine)
+PARALLEL_SORT_MIN_WORKERS = 4
 
 
 def _ranges(values: np.ndarray, pivots: np.ndarray) -> Iterator[np.ndarray]:
@@ -218,7 +228,7 @@ def sort_in_place(values: np.ndarray) -> None:
     [1.0, 2.0, 3.0]
     """
     workers = min(os.cpu_count() or 1, 8)
-    if workers < 2 or values.size < max(PARALLEL_SORT_MIN, workers):
+    if workers < max(2, PARALLEL_SORT_MIN_WORKERS) or values.size < max(PARALLEL_SORT_MIN, workers):
         values.sort()
         return
     sample = np.sort(values[:: max(1, values.size // (1024 * workers))])
@@ -233,6 +243,137 @@ def sort_in_place(values: np.ndarray) -> None:
     for _ in thread_pool("sort", workers).map(np.ndarray.sort, parts):
         pass
     values[...] = out
+
+
+def sorted_binary_keys(x: np.ndarray, is_pos: np.ndarray, owned: bool = False) -> tuple[np.ndarray, Decoder] | None:
+    """Sort (score, is positive) pairs of a binary problem, lowest score first, in one uint64 key each.
+
+    The fast path of binary score tables: bit 0 of each key is the class (1: positive), the
+    other bits an order-preserving image of the score, so ``key >> 1`` is equal for tied scores.
+    Returns (sorted keys, decode), where ``decode(keys)`` gives the scores of (sorted) keys
+    back (in the keys' memory: it consumes them; ``decode(keys, fresh=True)``: in a new array),
+    or None where this layout does not apply (scores of both signs with a zero or a value that
+    scaling would make subnormal; the caller then uses :func:`sorted_parts`).
+
+    Speed trick: the keys are built block by block (one read of the scores; the other passes hit
+    the cache), with no split by sign or range. Non-negative scores: ``pattern + pattern | class``
+    (any pattern fits, and -0.0 wraps onto 0.0). Scores of both signs, scaled by a power of two
+    below 1 in magnitude so that the top exponent bits are free: the magnitude shifted up one bit,
+    the sign put back with copysign, the class or-ed in; such keys sort as float64. ``x`` is
+    not modified unless ``owned`` (a scratch copy whose memory may become the keys of
+    non-negative scores).
+
+    >>> keys, decode = sorted_binary_keys(np.array([0.5, 2.0, 0.5]), np.array([True, False, False]))
+    >>> (keys & 1).tolist(), decode(keys.copy()).tolist()
+    ([0, 1, 0], [0.5, 0.5, 2.0])
+    """
+    code = is_pos.view(np.uint8) if is_pos.dtype in (np.bool_, np.uint8) else is_pos.astype(np.uint8)
+    owned = owned and x.flags.c_contiguous and x.dtype == np.float64
+    lo = float(x.min())
+    n = x.size
+    one = np.uint64(1)
+    if lo >= 0:
+        pattern = x.view(np.uint64)
+        keys = pattern if owned else np.empty(n, dtype=np.uint64)
+        for start in range(0, n, _CACHE_BLOCK):  # both passes per block: the second reads the cache
+            part, block = keys[start : start + _CACHE_BLOCK], pattern[start : start + _CACHE_BLOCK]
+            np.add(block, block, out=part)
+            np.bitwise_or(part, code[start : start + _CACHE_BLOCK], out=part)
+        keys.sort()
+        return keys, _decode_non_negative
+    hi = float(x.max())
+    shift = max(int(np.frexp(max(-lo, hi))[1]), 0)  # |x| * 2**-shift < 1: shifted keys stay finite
+    if shift > 1022:
+        return None
+    keys = np.empty(n, dtype=np.float64)  # (x keeps the signs)
+    ints = keys.view(np.uint64)
+    for start in range(0, n, _CACHE_BLOCK):
+        part, block = keys[start : start + _CACHE_BLOCK], x[start : start + _CACHE_BLOCK]
+        part_ints = ints[start : start + _CACHE_BLOCK]
+        np.multiply(block, 2.0**-shift, out=part)
+        np.left_shift(part_ints, one, out=part_ints)  # the sign bit drops out; the top exponent bits are free
+        np.copysign(part, block, out=part)
+        np.bitwise_or(part_ints, code[start : start + _CACHE_BLOCK], out=part_ints)
+    keys.sort()
+    # zeros (-0.0 and 0.0 would be two keys) and scaled values below the normal range: not here
+    smallest = float(np.array(1 << 53, dtype=np.uint64).view(np.float64))
+    if np.searchsorted(keys, smallest) > np.searchsorted(keys, -smallest, side="right"):
+        return None
+    return ints, partial(_decode_both_signs, shift)
+
+
+def grouped_binary_keys(
+    x: np.ndarray, is_pos: np.ndarray, owned: bool = False
+) -> tuple[np.ndarray | None, tuple[np.ndarray, Decoder] | None, np.ndarray | None, np.ndarray | None] | None:
+    """A binary score table's arrays from one sort of :func:`sorted_binary_keys`, highest score
+    first: (scores or None, (keys, decode) or None, (D, 2) int64 counts or None, codes or None);
+    None where those keys do not apply.
+
+    When every score is distinct the table is the keys' class bits (a reversed view: the keys
+    sort lowest first) and the keys with their decoder, so that scores are decoded only if read.
+
+    >>> scores, lazy, counts, codes = grouped_binary_keys(np.array([0.2, 0.9, 0.5]), np.array([0, 1, 0], np.uint8))
+    >>> scores, counts, codes.tolist(), lazy[1](lazy[0])[::-1].tolist()
+    (None, None, [1, 0, 0], [0.9, 0.5, 0.2])
+    >>> scores, lazy, counts, codes = grouped_binary_keys(np.array([0.2, 0.9, 0.2]), np.array([0, 1, 1], np.uint8))
+    >>> scores.tolist(), counts.tolist()
+    ([0.9, 0.2], [[0, 1], [1, 1]])
+    """
+    built = sorted_binary_keys(x, is_pos, owned)
+    if built is None:
+        return None
+    keys, decode = built
+    n = keys.size
+    code = np.empty(n, dtype=np.uint8)
+    if _split_classes_untied(keys, code):
+        return None, (keys, decode), None, code[::-1]
+    values = keys >> np.uint64(1)
+    ends = np.flatnonzero(values[1:] != values[:-1])
+    ends = np.append(ends, n - 1)
+    cum_pos = np.cumsum(code, dtype=np.int64)[ends]
+    counts = np.empty((ends.size, 2), dtype=np.int64, order="F")
+    pos = np.diff(cum_pos, prepend=0)
+    counts[:, 1] = pos[::-1]
+    counts[:, 0] = (np.diff(ends, prepend=-1) - pos)[::-1]
+    return decode(keys[ends])[::-1], None, counts, None
+
+
+def _split_classes_untied(keys: np.ndarray, code: np.ndarray) -> bool:
+    """Write the class bits of sorted binary keys into ``code``; True when no two scores tie.
+
+    Tied scores have keys that differ in the class bit at most (xor below 2). Speed trick: both
+    passes run block by block, so the xor's temporary stays in cache.
+    """
+    one = np.uint64(1)
+    n = keys.size
+    gaps = np.empty(min(_CACHE_BLOCK, n), dtype=np.uint64)
+    untied = True
+    for start in range(0, n, _CACHE_BLOCK):
+        stop = min(start + _CACHE_BLOCK, n)
+        np.bitwise_and(keys[start:stop], one, out=code[start:stop], casting="unsafe")
+        if untied:
+            last = min(stop + 1, n)
+            block = gaps[: last - start - 1]
+            np.bitwise_xor(keys[start + 1 : last], keys[start : last - 1], out=block)
+            untied = not block.size or block.min() >= 2
+    return untied
+
+
+def _decode_non_negative(keys: np.ndarray, fresh: bool = False) -> np.ndarray:
+    """Scores of sorted_binary_keys' keys of non-negative scores (in place, or ``fresh``: new)."""
+    return np.right_shift(keys, np.uint64(1), out=None if fresh else keys).view(np.float64)
+
+
+def _decode_both_signs(shift: int, keys: np.ndarray, fresh: bool = False) -> np.ndarray:
+    """Scores of sorted_binary_keys' keys of scores of both signs (in place, or ``fresh``: new)."""
+    # arithmetic shift: the sign stays, and is copied into bit 62, which the magnitude never uses
+    ints = np.right_shift(keys.view(np.int64), 1, out=None if fresh else keys.view(np.int64))
+    ints &= _NOT_BIT_62
+    keys = ints.view(np.uint64)
+    values = keys.view(np.float64)
+    if shift:
+        values *= 2.0**shift
+    return values
 
 
 def _decode_sign(base: np.uint64, negative: bool, value_keys: np.ndarray) -> np.ndarray:

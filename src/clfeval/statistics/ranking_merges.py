@@ -5,7 +5,8 @@ merge into the ranking of all of them (equal scores add their counts). Three sha
 operation live here, each where it is fastest:
 
 - :func:`merge_rankings`: many rankings at once (the micro average of one-vs-rest rankings), one
-  stable sort of the concatenated runs;
+  packed-key sort of all their (score, outcome) pairs when each ranking holds one unweighted sample
+  per score (continuous scores), else one stable sort of the concatenated runs;
 - :func:`merge_two`: two rankings, O(n + m log n) with no sort (a stream's batches), and
   :func:`merge_compact` for two rankings of one unweighted sample per score;
 - :func:`collapse_runs` / :func:`merge_runs`: a stream's list of runs kept at O(log n) runs, and
@@ -22,8 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from clfeval.statistics.rankings import BinaryRanking
+from clfeval.statistics.scores import ScoreTable
 
 __all__ = ["merge_rankings", "merge_two", "merge_compact", "collapse_runs", "merge_runs"]
+
+_OUTCOMES = np.array([False, True])  # the classes of a one-vs-rest table: is the positive class
 
 
 def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
@@ -46,6 +50,8 @@ def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
     >>> m.scores.tolist(), m.pos.tolist(), m.neg.tolist()
     ([0.9, 0.2], [2, 0], [0, 2])
     """
+    if rankings and all(r.neg is None and r.pos.dtype == np.bool_ for r in rankings):
+        return _merge_compact_many(rankings)
     scores = np.concatenate([r.scores for r in rankings])
     # Each ranking is already sorted: a stable sort of the concatenation merges the runs.
     order = np.argsort(-scores, kind="stable")
@@ -61,6 +67,27 @@ def merge_rankings(rankings: list[BinaryRanking]) -> BinaryRanking:
     pos = grouped([r.pos for r in rankings])
     neg = grouped([r.negatives() for r in rankings])
     return BinaryRanking(ordered[starts], neg, pos)
+
+
+def _merge_compact_many(rankings: list[BinaryRanking]) -> BinaryRanking:
+    """:func:`merge_rankings` of compact rankings (one unweighted sample per score, as ``evaluate``
+    builds them for continuous scores): one packed-key sort of all their (score, outcome) pairs
+    (:meth:`~clfeval.statistics.scores.ScoreTable.from_validated`, on several cores when large),
+    not a stable argsort and gathers. The result is compact again when no score is shared, else
+    it holds the integer counts at each distinct score (the same numbers either way).
+
+    >>> a = BinaryRanking(np.array([0.9, 0.2]), None, np.array([True, False]))
+    >>> b = BinaryRanking(np.array([0.5, 0.2]), None, np.array([True, True]))
+    >>> m = _merge_compact_many([a, b])
+    >>> m.scores.tolist(), m.neg.tolist(), m.pos.tolist()
+    ([0.9, 0.5, 0.2], [0, 0, 1], [1, 1, 1])
+    >>> _merge_compact_many([a, BinaryRanking(np.array([0.4]), None, np.array([False]))]).neg is None
+    True
+    """
+    scores = np.concatenate([r.scores for r in rankings])  # a scratch copy: the sort may overwrite it
+    outcomes = np.concatenate([r.pos for r in rankings])
+    table = ScoreTable.from_validated(outcomes, scores, _OUTCOMES, owned=True)
+    return BinaryRanking.from_table(table, 1)
 
 
 def collapse_runs(runs: list[BinaryRanking]) -> None:

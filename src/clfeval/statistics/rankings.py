@@ -167,7 +167,9 @@ class BinaryRanking:
         """Area under the ROC curve (NaN when a class is missing)."""
         if self._auc_of is not None:
             return self._auc_of.roc_auc
-        return float(roc_auc(self.neg, self.pos, tps=self.tps))
+        # one sample per score: the area needs no cumulative counts (unless they exist already)
+        tps = self.__dict__.get("tps") if self.neg is None else self.tps
+        return float(roc_auc(self.neg, self.pos, tps=tps))
 
     @cached_property
     def average_precision(self) -> float:
@@ -612,18 +614,56 @@ def pr_curve_of(
     )
 
 
-def _union_of_sorted(arrays: list[np.ndarray]) -> np.ndarray:
-    """The distinct values of several non-decreasing arrays, in order (a merge, not a full sort).
+def _union_with_places(arrays: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The distinct values of several increasing arrays, in order, and where each array's values
+    sit in it (one stable argsort of them all: it merges the sorted runs; no searches).
 
-    >>> _union_of_sorted([np.array([0., .5, .5, 1.]), np.array([0., .2, 1.])]).tolist()
-    [0.0, 0.2, 0.5, 1.0]
+    >>> grid, places = _union_with_places([np.array([0., .5, 1.]), np.array([0., .2, 1.])])
+    >>> grid.tolist(), [p.tolist() for p in places]
+    ([0.0, 0.2, 0.5, 1.0], [[0, 2, 3], [0, 1, 3]])
     """
     merged = np.concatenate(arrays)
-    merged.sort(kind="stable")  # timsort: merges the sorted runs
-    keep = np.empty(merged.size, dtype=bool)
-    keep[:1] = True
-    np.not_equal(merged[1:], merged[:-1], out=keep[1:])
-    return merged[keep]
+    order = np.argsort(merged, kind="stable")  # timsort: merges the sorted runs
+    ordered = merged[order]
+    new = np.empty(merged.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    place = np.empty(merged.size, dtype=np.intp)
+    place[order] = np.cumsum(new) - 1
+    return ordered[new], np.split(place, np.cumsum([a.size for a in arrays])[:-1])
+
+
+def _first_of_each(x: np.ndarray) -> np.ndarray:
+    """Index of the first entry of each run of equal values of ``x`` (non-decreasing).
+
+    >>> _first_of_each(np.array([0.0, 0.0, 0.5, 1.0, 1.0])).tolist()
+    [0, 2, 3]
+    """
+    first = np.empty(x.size, dtype=bool)
+    first[:1] = True
+    np.not_equal(x[1:], x[:-1], out=first[1:])
+    return np.flatnonzero(first)
+
+
+def _steps_on_grid(size: int, places: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """The step function on a grid of ``size`` values that is ``levels[j]`` from just after grid
+    place ``places[j - 1]`` up to ``places[j]`` (increasing), and ``levels[-1]`` after the last:
+    ``levels[np.searchsorted(values, grid)]`` for values at those places, with no index array.
+
+    >>> _steps_on_grid(4, np.array([1, 3]), np.array([7.0, 8.0, 9.0])).tolist()
+    [7.0, 7.0, 8.0, 8.0]
+    """
+    return np.repeat(levels, np.diff(places, prepend=-1, append=size - 1))
+
+
+def _all_finite(a: np.ndarray) -> bool:
+    """Whether every entry is finite: a finite sum says so at once (rates never overflow it).
+
+    >>> _all_finite(np.array([0.0, 1.0])), _all_finite(np.array([0.0, np.nan]))
+    (True, False)
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        return bool(np.isfinite(a.sum())) or bool(np.isfinite(a).all())
 
 
 def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
@@ -637,33 +677,43 @@ def macro_curve(curves: list[Curve], name: str = "macro") -> Curve:
     points (a class with no positives or no negatives) are left out. The area is the mean of
     the curves' own areas (the macro average the report shows), not the area under the mean.
     """
-    usable = [c for c in curves if np.isfinite(c.x).all() and np.isfinite(c.y).all()]
+    usable = [c for c in curves if _all_finite(c.x) and _all_finite(c.y)]
     kind = curves[0].kind if curves else "roc"
     if not usable:
         nan = np.array([np.nan])
         return Curve(kind, name, nan, nan, nan, [False], float("nan"))
-    grid = _union_of_sorted([c.x for c in usable])
+    # each curve's distinct x values (the first point at each): the grid is their union, and the
+    # searches below run over them rather than over every point (a PR curve repeats each recall)
+    firsts = [_first_of_each(c.x) for c in usable]
+    grid, places = _union_with_places([c.x[f] for c, f in zip(usable, firsts)])
     if kind == "pr":
         mean_y = np.zeros(grid.size)
-        for c in usable:
+        for c, f, at in zip(usable, firsts, places):
             # precision as the step function of recall that AP integrates: at recall r, the
             # precision of the first point (by decreasing threshold) whose recall reaches r
-            mean_y += c.y[np.minimum(np.searchsorted(c.x, grid), c.x.size - 1)]
+            mean_y += _steps_on_grid(grid.size, at, np.append(c.y[f], c.y[-1]))  # past the last: the last point
         x, y = grid, mean_y / len(usable)
     else:
         # each FPR twice: the mean of the TPRs where each polyline arrives at it, then where it
         # leaves it, so that a vertical step of one class is not cut short by the next grid point
-        low, high = np.zeros(grid.size), np.zeros(grid.size)
+        low = np.zeros(grid.size)
         steps = np.zeros(grid.size, dtype=bool)
-        for c in usable:
+        for c, f, at in zip(usable, firsts, places):
             low += interpolate_roc(grid, c.x, c.y, side="low")
-            high += interpolate_roc(grid, c.x, c.y)
             # where the curve has several points at one FPR (decided by the FPRs, not by the TPRs'
-            # last bits, so that sums in another order draw the same points)
-            steps |= np.searchsorted(c.x, grid, side="right") - np.searchsorted(c.x, grid, side="left") > 1
-        x, y = np.repeat(grid, 2), np.column_stack([low, high]).ravel() / len(usable)
-        keep = np.ones(x.size, dtype=bool)
+            # last bits, so that sums in another order draw the same points): the grid points of
+            # the FPRs that the curve holds more than once
+            steps[at[np.diff(f, append=c.x.size) > 1]] = True
+        # where the polylines leave: read only where some curve steps (elsewhere it is one point)
+        at_steps = grid[steps]
+        high = np.zeros(at_steps.size)
+        for c in usable:
+            high += interpolate_roc(at_steps, c.x, c.y)
+        pairs = np.zeros((grid.size, 2))
+        pairs[:, 0] = low
+        pairs[steps, 1] = high
+        keep = np.ones(2 * grid.size, dtype=bool)
         keep[1::2] = steps  # one point where no curve steps
-        x, y = x[keep], y[keep]
+        x, y = np.repeat(grid, 2)[keep], pairs.ravel()[keep] / len(usable)
     area = average(np.array([c.area for c in curves]))
     return Curve(kind, name, x, y, np.full(x.size, np.nan), np.zeros(x.size, bool), area)

@@ -10,6 +10,10 @@ memory: :func:`pairwise_u` (the Mann-Whitney U of each class against every other
 score column: all that one-vs-one AUC needs, and one-vs-rest AUC as its row sums) and
 :func:`rowwise_counts` (one small table per sample, for ``average='samples'``).
 
+For a multi-class task with scores, :func:`one_vs_rest_columns` sorts each score column once,
+with the class codes in the keys, and reads both the column's one-vs-rest table and its row of
+:func:`pairwise_u` off that one sort (columns on several threads when large).
+
 Both the tables and :func:`pairwise_u` order the samples with the packed-key sort of
 :mod:`clfeval.statistics.packed_sort`.
 
@@ -20,6 +24,9 @@ Both the tables and :func:`pairwise_u` order the samples with the packed-key sor
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -35,12 +42,15 @@ from clfeval.inputs.labels import (
     unique_sorted,
 )
 from clfeval.statistics.packed_sort import PARALLEL_SORT_MIN, sort_in_place  # noqa: F401 - re-exported (they lived here)
-from clfeval.statistics.packed_sort import code_bits, sorted_parts, take_codes
+from clfeval.statistics.packed_sort import code_bits, grouped_binary_keys, sorted_parts, take_codes
+from clfeval.support.thread_pools import thread_pool
 
-__all__ = ["ScoreTable", "pairwise_u", "pairwise_u_validated", "rowwise_counts"]
+__all__ = ["ScoreTable", "one_vs_rest_columns", "pairwise_u", "pairwise_u_validated", "rowwise_counts"]
 
 # Rows per block when a statistic is accumulated block by block to bound memory.
 _BLOCK = 1 << 18
+# Held while a table's lazily kept scores are decoded (in place) or read from their keys.
+_DECODING = threading.Lock()
 
 
 class ScoreTable:
@@ -73,7 +83,10 @@ class ScoreTable:
     # Two storage layouts, one meaning. When every distinct score holds exactly one (unweighted)
     # sample, the usual case for continuous scores, the table keeps just that sample's class code
     # per score (1 byte instead of 8 k bytes) and forms the dense counts only if asked.
-    __slots__ = ("_scores", "_counts", "_codes", "_classes")
+    # Binary tables built from continuous scores may also keep their scores undecoded (``_decode``:
+    # the sorted keys, lowest score first, and the function that decodes them in place, run on first
+    # read): areas never read them, and curves read some.
+    __slots__ = ("_scores", "_counts", "_codes", "_classes", "_decode")
 
     def __init__(self, scores: Any, counts: Any, classes: Any) -> None:
         scores = np.array(scores, dtype=np.float64).reshape(-1)
@@ -100,14 +113,16 @@ class ScoreTable:
 
     def _set(
         self,
-        scores: np.ndarray,
+        scores: np.ndarray | None,
         counts: np.ndarray | None,
         codes: np.ndarray | None,
         classes: np.ndarray,
+        decode: Any = None,
     ) -> None:
         for a in (scores, counts, codes, classes):
             if a is not None:
                 a.flags.writeable = False
+        object.__setattr__(self, "_decode", decode)
         object.__setattr__(self, "_scores", scores)
         object.__setattr__(self, "_counts", counts)
         object.__setattr__(self, "_codes", codes)
@@ -120,10 +135,12 @@ class ScoreTable:
         counts: np.ndarray | None,
         classes: np.ndarray,
         codes: np.ndarray | None = None,
+        decode: Any = None,
     ) -> ScoreTable:
-        """Wrap arrays that a builder just made (no copies, no checks); counts or codes."""
+        """Wrap arrays that a builder just made (no copies, no checks); counts or codes; scores, or
+        None and ``decode``: (sorted keys lowest score first, function that decodes them in place)."""
         table = object.__new__(cls)
-        table._set(scores, counts, codes, classes)
+        table._set(scores, counts, codes, classes, decode)
         return table
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -204,6 +221,11 @@ class ScoreTable:
                 small = codes.view(np.uint8)
             else:
                 small = codes.astype(np.uint8 if k <= 256 else np.uint16, copy=False)
+            if k == 2 and scores.size > 1:
+                built = grouped_binary_keys(scores, small, owned)
+                if built is not None:
+                    values, decode, counts, one_each = built
+                    return cls._trusted(values, counts, classes, one_each, decode)
             values, counts, one_each = _group_by_packed_sort(small, scores, k, owned)
             if one_each is not None:
                 return cls._trusted(values, None, classes, one_each)
@@ -222,7 +244,40 @@ class ScoreTable:
         >>> ScoreTable.from_labels([0, 1], [0.2, 0.9]).scores.tolist()
         [0.9, 0.2]
         """
+        if self._scores is None:
+            with _DECODING:  # decoding runs in place: once, whatever the threads reading
+                if self._scores is None:
+                    keys, decode = self._decode
+                    scores = decode(keys)[::-1]
+                    scores.flags.writeable = False
+                    object.__setattr__(self, "_scores", scores)
+                    object.__setattr__(self, "_decode", None)
         return self._scores
+
+    def scores_at(self, positions: np.ndarray | None = None, *, release: bool = False) -> np.ndarray:
+        """``scores[positions]`` (a new array; None: all), decoding only those where the scores
+        are not decoded yet.
+
+        ``release``: the caller reads the table no more (a metric's own table), so all the
+        scores may come back in the memory the table holds them in, writable (no copy).
+
+        >>> ScoreTable.from_labels([0, 1, 0], [0.2, 0.9, 0.5]).scores_at(np.array([0, 2])).tolist()
+        [0.9, 0.2]
+        """
+        with _DECODING:  # (the keys are read while no other thread decodes them in place)
+            if self._scores is None:
+                keys, decode = self._decode
+                if positions is None and release:
+                    values = decode(keys)[::-1]
+                    kept = values[::-1][::-1]  # a view of its own, read-only for the table
+                    kept.flags.writeable = False
+                    object.__setattr__(self, "_scores", kept)
+                    object.__setattr__(self, "_decode", None)
+                    return values
+                if positions is None:  # decoded into a new array (a reversed view of it: highest first)
+                    return decode(keys, fresh=True)[::-1]
+                return decode(keys[keys.size - 1 - np.asarray(positions)])
+        return self.scores.copy() if positions is None else self.scores[positions]
 
     @property
     def counts(self) -> np.ndarray:
@@ -264,17 +319,20 @@ class ScoreTable:
         """
         if self._counts is None:
             if self._classes.size == 2:
-                ones = np.count_nonzero(self._codes)
+                codes = self._codes
+                ones = np.count_nonzero(codes[::-1] if codes.strides[0] < 0 else codes)
                 return np.array([self._codes.size - ones, ones], dtype=np.int64)
             return np.bincount(self._codes, minlength=self._classes.size).astype(np.int64)
         return self._counts.sum(axis=0)
 
     def __len__(self) -> int:
+        if self._scores is None:
+            return (self._codes if self._counts is None else self._counts).shape[0]
         return self._scores.size
 
     def __repr__(self) -> str:
         return (
-            f"ScoreTable(classes={self._classes.tolist()}, n_scores={self._scores.size}, "
+            f"ScoreTable(classes={self._classes.tolist()}, n_scores={len(self)}, "
             f"totals={self.totals.tolist()})"
         )
 
@@ -283,7 +341,7 @@ class ScoreTable:
             return NotImplemented
         return (
             np.array_equal(self._classes, other.classes)
-            and np.array_equal(self._scores, other.scores)
+            and np.array_equal(self.scores, other.scores)
             and np.array_equal(self.counts, other.counts)
         )
 
@@ -337,10 +395,10 @@ class ScoreTable:
         neg, pos = self.binary_counts(positive)
         classes = np.array([False, True])
         if self._counts is None:
-            return ScoreTable._trusted(self._scores, None, classes, pos.view(np.uint8))
+            return ScoreTable._trusted(self.scores, None, classes, pos.view(np.uint8))
         counts = np.empty((neg.size, 2), dtype=self._counts.dtype, order="F")
         counts[:, 0], counts[:, 1] = neg, pos
-        return ScoreTable._trusted(self._scores, counts, classes)
+        return ScoreTable._trusted(self.scores, counts, classes)
 
     # -- algebra --------------------------------------------------------------------------------
 
@@ -361,7 +419,7 @@ class ScoreTable:
                 f"cannot merge tables over different classes ({self._classes.tolist()} vs "
                 f"{other.classes.tolist()}); build both with the same classes=."
             )
-        ascending = np.unique(np.concatenate([self._scores, other.scores]))
+        ascending = np.unique(np.concatenate([self.scores, other.scores]))
         last = ascending.size - 1
         counts = np.zeros(
             (ascending.size, self._classes.size),
@@ -382,7 +440,7 @@ class ScoreTable:
         """
         return {
             "classes": self._classes.tolist(),
-            "scores": self._scores.tolist(),
+            "scores": self.scores.tolist(),
             "counts": self.counts.tolist(),
             "weighted": self.weighted,
         }
@@ -580,6 +638,125 @@ def _u_row(codes: np.ndarray, x: np.ndarray, a: int, k: int) -> np.ndarray:
     # half of each tied pair instead.
     sign = np.where(np.arange(k) > a, -0.5, 0.5)
     return before + sign * tied
+
+
+# -- multi-class: one pass per score column for every class's statistics ----------------------
+
+_OUTCOMES = np.array([False, True])  # the classes of a one-vs-rest table: is the column's class
+_PARALLEL_COLUMNS_MIN = 1 << 22  # rows below which one thread does every column (threads cost more than they save)
+
+
+def one_vs_rest_columns(
+    codes: np.ndarray, y_score: np.ndarray, k: int, weights: np.ndarray | None = None, *,
+    tables: bool = True, u: bool = True,
+) -> tuple[list[ScoreTable] | None, np.ndarray | None]:
+    """Each score column's one-vs-rest table and, unweighted, Hand & Till's U statistics, from
+    one packed-key sort of (score, class code) per column, columns on several threads.
+
+    Returns ``(tables, U)``: ``tables[c]`` is the two-column :class:`ScoreTable` (classes [False,
+    True]: is class c) of column c, the same as ``ScoreTable.from_validated(codes == c, y_score[:,
+    c], [False, True], weights)``; ``U`` is :func:`pairwise_u_validated`'s (k, k) matrix (NaN rows
+    for absent classes), None with weights. ``tables``/``u`` False leave either out. Input is
+    validated: integer codes in [0, k), finite (n, k) scores, weights >= 0 or None.
+
+    >>> t, U = one_vs_rest_columns(np.array([0, 1, 1]), np.array([[.6, .4], [.3, .7], [.6, .4]]), 2)
+    >>> t[0].scores.tolist(), t[0].counts.tolist(), U.tolist()
+    ([0.6, 0.3], [[1, 1], [1, 0]], [[0.5, 1.5], [1.5, 2.0]])
+    """
+    packed = weights is None and k <= 1 << 16
+    if packed:
+        codes = codes.astype(np.uint8 if k <= 256 else np.uint16, copy=False)
+    want_u = u and packed
+
+    def column(job: tuple[int, np.ndarray]) -> tuple[ScoreTable | None, np.ndarray | None]:
+        c, x = job  # x: a scratch copy of column c, which becomes the keys
+        if not packed:
+            return ScoreTable.from_validated(codes == c, x, _OUTCOMES, weights, owned=True), None
+        return _column_pass(codes, x, c, k, tables, want_u)
+
+    workers = min(os.cpu_count() or 1, 8, k)
+    parallel = workers > 1 and codes.size >= _PARALLEL_COLUMNS_MIN  # numpy releases the GIL in sorts
+    results = []
+    for jobs in _column_copies(y_score, workers):
+        if parallel:
+            results += thread_pool("columns", workers).map(column, jobs)
+        else:
+            results += map(column, jobs)
+    out_u = None
+    if want_u:
+        support = np.bincount(codes, minlength=k)[:k]
+        out_u = np.full((k, k), np.nan)
+        for a in np.flatnonzero(support):
+            out_u[a] = results[a][1]
+            out_u[a, a] = support[a] ** 2 / 2
+    return ([r[0] for r in results] if tables else None), out_u
+
+
+def _column_copies(y_score: np.ndarray, workers: int) -> Iterator[list[tuple[int, np.ndarray]]]:
+    """Contiguous float64 copies of the columns of an (n, k) score matrix, in groups: (column,
+    copy) pairs. A row-major matrix is transposed block by block (each block fits in cache), so
+    the matrix is read once per group rather than once per column; a group holds about 1 GiB, at
+    least ``workers`` columns.
+
+    >>> [[(c, x.tolist()) for c, x in g] for g in _column_copies(np.array([[1.0, 2.0], [3.0, 4.0]]), 1)]
+    [[(0, [1.0, 3.0]), (1, [2.0, 4.0])]]
+    """
+    n, k = y_score.shape
+    if y_score.flags.f_contiguous or n < 2:  # columns are contiguous already: copy each
+        yield [(c, np.array(y_score[:, c], dtype=np.float64, order="C")) for c in range(k)]
+        return
+    size = max(workers, (1 << 30) // (8 * n))
+    block = 1 << 13
+    for start in range(0, k, size):
+        stop = min(k, start + size)
+        out = np.empty((stop - start, n))
+        for i in range(0, n, block):
+            out[:, i:i + block] = y_score[i:i + block, start:stop].T
+        yield [(start + j, out[j]) for j in range(stop - start)]
+
+
+def _column_pass(
+    codes: np.ndarray, x: np.ndarray, c: int, k: int, table: bool, want_u: bool
+) -> tuple[ScoreTable | None, np.ndarray | None]:
+    """Column c's one-vs-rest table and row c of U from one packed-key sort of (x, codes);
+    consumes ``x``. Scores are grouped as :meth:`ScoreTable.from_validated` groups them; U sums
+    half-integers in float64 (exact below 2**53, as :func:`pairwise_u_validated`)."""
+    bits = code_bits(k)
+    values, sorted_codes = [], []
+    for keys, decode in sorted_parts(x, codes, bits, owned=True):
+        sorted_codes.append(take_codes(keys, bits))
+        values.append(decode(keys))
+    if not values:
+        empty = ScoreTable._trusted(np.empty(0), np.zeros((0, 2), dtype=np.int64, order="F"), _OUTCOMES)
+        return (empty if table else None), (np.zeros(k) if want_u else None)
+    v = values[0] if len(values) == 1 else np.concatenate(values)
+    code = sorted_codes[0] if len(sorted_codes) == 1 else np.concatenate(sorted_codes)
+    del values, sorted_codes
+    is_c = code == c
+    change = v[1:] != v[:-1]
+    out_table = row = None
+    if int(np.count_nonzero(change)) == v.size - 1:  # every score distinct: one sample each
+        if table:
+            out_table = ScoreTable._trusted(v, None, _OUTCOMES, is_c.view(np.uint8))
+        if want_u:
+            above = np.cumsum(is_c, dtype=np.float64)  # class-c samples scored higher
+            above -= is_c
+            row = np.bincount(code, weights=above, minlength=k)[:k]
+        return out_table, row
+    starts = np.flatnonzero(np.r_[True, change])
+    pos = np.add.reduceat(is_c.astype(np.int64), starts)
+    if table:
+        counts = np.empty((starts.size, 2), dtype=np.int64, order="F")
+        counts[:, 1] = pos
+        np.subtract(np.diff(starts, append=v.size), pos, out=counts[:, 0])
+        out_table = ScoreTable._trusted(v[starts], counts, _OUTCOMES)
+    if want_u:
+        above = np.cumsum(pos, dtype=np.float64)  # class c above each score, ties half
+        above -= 0.5 * pos
+        group = np.cumsum(change, dtype=np.intp)
+        row = np.bincount(code[1:], weights=above[group], minlength=k)[:k]
+        row[code[0]] += above[0]
+    return out_table, row
 
 
 def rowwise_counts(y_true: np.ndarray, y_score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -14,6 +14,8 @@ Everything works on the sufficient statistics, never on rows:
 * :func:`confusion_intervals`: every interval of the classification report in one dict;
   :func:`ranking_intervals`: ROC AUC and average precision; :func:`partial_auc_interval`: a partial ROC area; :func:`roc_band`, :func:`pr_band`,
   :func:`sensitivity_at_specificity`, :func:`specificity_at_sensitivity`: curves and operating points.
+* :func:`smooth_ece_interval`, :func:`corp_interval`: the smooth ECE and CORP's miscalibration and
+  discrimination (:mod:`~clfeval.uncertainty.calibration_intervals`), with their coverage.
 
 One concept per module: :mod:`~clfeval.uncertainty.checks` (the normal quantile
 :func:`~clfeval.uncertainty.checks.z_quantile`, argument checks), :mod:`~clfeval.uncertainty.proportions`,
@@ -48,7 +50,7 @@ from clfeval.uncertainty.delta import DELTA, DELTA_WEIGHTED, delta_method_name, 
 from clfeval.uncertainty.proportions import KISH, PROPORTION_METHODS, proportion_ci  # noqa: F401
 from clfeval.uncertainty.ranking_intervals import auc_leave_one_out, ranking_intervals
 from clfeval.uncertainty.partial_auc_intervals import partial_auc_interval
-from clfeval.uncertainty.calibration_intervals import smooth_ece_interval
+from clfeval.uncertainty.calibration_intervals import corp_interval, smooth_ece_interval
 
 # Also importable from here, as before the split (not in __all__, as before): AVERAGES, OVERALL,
 # PER_CLASS, DELTA, DELTA_WEIGHTED, delta_method_name, KISH; and _jackknife, the old private name of
@@ -70,6 +72,7 @@ __all__ = [
     "ranking_intervals",
     "partial_auc_interval",
     "smooth_ece_interval",
+    "corp_interval",
     "CurveBand",
     "roc_band",
     "pr_band",
