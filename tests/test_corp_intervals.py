@@ -132,7 +132,7 @@ def test_no_cases_is_nan():
 
 
 def test_refusals():
-    with pytest.raises(ValueError, match="non-integer weights"):
+    with pytest.raises(ValueError, match="non-integer weights; with sample weights these intervals need integer weights"):
         corp_interval([0.2, 0.8], [1.5, 1.0], [1.0, 2.0], n_resamples=10)
     with pytest.raises(ValueError, match="measure"):
         corp_interval([0.2, 0.8], [1, 1], [1, 2], "unc", n_resamples=10)
@@ -183,3 +183,23 @@ def test_coverage():
             hits.append(ci.low <= truth[measure] <= ci.high)
     for measure, hits in covered.items():
         assert 0.88 <= np.mean(hits) <= 0.99, (measure, np.mean(hits))
+
+
+def test_bias_corrected_kinds_say_so_in_their_method():
+    # a bias-corrected interval may lie below the sample's (upward-biased) estimate: its method says so
+    v, neg, pos = [0.1, 0.4, 0.6, 0.9], [9, 6, 4, 1], [1, 4, 6, 9]
+    assert "bias-corrected" in corp_interval(v, neg, pos, "mcb", n_resamples=20).method
+    assert "bias-corrected" not in corp_interval(v, neg, pos, "dsc", n_resamples=20, kind="percentile").method
+
+
+def test_evaluation_methods_pass_the_kind_on():
+    import clfeval
+
+    y = np.r_[np.zeros(30, int), np.ones(30, int)]
+    s = np.r_[np.linspace(0.05, 0.6, 30), np.linspace(0.3, 0.95, 30)]
+    ev = clfeval.evaluate(y, y_score=s)
+    ci = ev.corp_interval("dsc", kind="percentile", n_resamples=50)
+    assert ci.method.startswith("percentile bootstrap") and ci == ev.corp_interval("dsc", kind="percentile",
+                                                                                     n_resamples=50)
+    assert ev.smooth_ece_interval(kind="basic", n_resamples=50).method.startswith("basic bootstrap")
+    assert ev.smooth_ece_interval(n_resamples=50).method.startswith("folded bootstrap")

@@ -288,7 +288,7 @@ def test_interval_of_no_cases_is_nan():
 
 
 def test_interval_refuses_non_integer_weights():
-    with pytest.raises(ValueError, match="non-integer weights"):
+    with pytest.raises(ValueError, match="non-integer weights; with sample weights these intervals need integer weights"):
         smooth_ece_interval([0.2, 0.8], [1.5, 1.0], [1.0, 2.0], n_resamples=10)
     with pytest.raises(ValueError, match="kind must be one of"):
         smooth_ece_interval([0.2, 0.8], [1, 1], [1, 2], n_resamples=10, kind="bca")

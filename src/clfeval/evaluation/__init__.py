@@ -682,21 +682,24 @@ class Evaluation:
             cache[key] = worker_pool().submit(calibration_report, self, n_bins, strategy)
 
     def smooth_ece_interval(self, level: float = 0.95, *, n_resamples: int = 1000, seed: Any = 0,
-                            sampling: str = "cross-sectional") -> Any:
+                            sampling: str = "cross-sectional", kind: str | None = None) -> Any:
         """Bootstrap interval of ``calibration().smooth_ece`` (see
-        :func:`clfeval.calibration.of_evaluation.smooth_ece_interval_of`)."""
+        :func:`clfeval.calibration.of_evaluation.smooth_ece_interval_of`; ``kind`` None: the default kind of
+        :func:`clfeval.uncertainty.calibration_intervals.smooth_ece_interval`)."""
         from clfeval.calibration.of_evaluation import smooth_ece_interval_of
 
-        return smooth_ece_interval_of(self, level, n_resamples=n_resamples, seed=seed, sampling=sampling)
+        return smooth_ece_interval_of(self, level, n_resamples=n_resamples, seed=seed, sampling=sampling, kind=kind)
 
     def corp_interval(self, measure: str, score: str = "brier", level: float = 0.95, *, n_resamples: int = 1000,
-                      seed: Any = 0, sampling: str = "cross-sectional") -> Any:
+                      seed: Any = 0, sampling: str = "cross-sectional", kind: str | None = None) -> Any:
         """Bootstrap interval of CORP's miscalibration (``measure="mcb"``) or discrimination ("dsc")
         of ``calibration().corp``, Brier or log ``score`` (see
-        :func:`clfeval.calibration.of_evaluation.corp_interval_of`)."""
+        :func:`clfeval.calibration.of_evaluation.corp_interval_of`; ``kind`` None: the default kind of
+        :func:`clfeval.uncertainty.calibration_intervals.corp_interval`)."""
         from clfeval.calibration.of_evaluation import corp_interval_of
 
-        return corp_interval_of(self, measure, score, level, n_resamples=n_resamples, seed=seed, sampling=sampling)
+        return corp_interval_of(self, measure, score, level, n_resamples=n_resamples, seed=seed, sampling=sampling,
+                                kind=kind)
 
     # -- uncertainty -----------------------------------------------------------------------------
 

@@ -41,8 +41,14 @@ __all__ = [
 ]
 
 
-def integer_cells(cells: np.ndarray, what: str) -> np.ndarray:
-    """``cells`` as int64 counts; a ValueError naming ``what`` if any is a non-integer weight.
+#: what to do instead, where non-integer weights meet a bootstrap of counts (the default advice)
+ANALYTIC_INSTEAD = ("use method='analytic' (delta method and proportion intervals accept weights) or "
+                    "resample the weighted rows yourself.")
+
+
+def integer_cells(cells: np.ndarray, what: str, instead: str = ANALYTIC_INSTEAD) -> np.ndarray:
+    """``cells`` as int64 counts; a ValueError naming ``what`` (and ``instead``: what to do instead)
+    if any is a non-integer weight.
 
     >>> integer_cells(np.array([[2.0, 1.0], [0.0, 3.0]]), "the table").tolist()
     [[2, 1], [0, 3]]
@@ -50,9 +56,7 @@ def integer_cells(cells: np.ndarray, what: str) -> np.ndarray:
     if cells.dtype.kind == "f":
         if not np.array_equal(cells, np.round(cells)):
             raise ValueError(
-                f"the bootstrap resamples {what} as counts, but these are non-integer weights; "
-                "use method='analytic' (delta method and proportion intervals accept weights) or "
-                "resample the weighted rows yourself."
+                f"the bootstrap resamples {what} as counts, but these are non-integer weights; {instead}"
             )
         cells = np.round(cells)
     return cells.astype(np.int64)

@@ -112,6 +112,13 @@ __all__ = ["CORP_INTERVALS", "CORP_MEASURES", "SMOOTH_ECE_INTERVALS", "calibrate
            "corp_components", "corp_interval", "corp_limits", "folded_inverse", "folded_mean", "pooled_cells",
            "smooth_ece_interval", "smooth_ece_limits", "smooth_ece_replicates"]
 
+#: what a weighted sample can do instead: the bootstrap redraws cases, which non-integer weights are not
+WEIGHTED_INSTEAD = ("with sample weights these intervals need integer weights (frequencies); give the rows "
+                    "unweighted or as repeated rows.")
+#: the kinds whose interval subtracts the estimate's upward bias (noise, the isotonic fit's overfit)
+BIAS_CORRECTED = frozenset({"folded", "basic-folded", "squared", "debiased", "basic"})
+#: said in their method: the interval is for the population's value, below the biased sample estimate
+BIAS_NOTE = "; bias-corrected: it may lie below the sample's estimate"
 #: the kinds of bootstrap interval of the smooth ECE
 SMOOTH_ECE_INTERVALS = ("folded", "basic-folded", "squared", "debiased", "basic", "percentile", "bc")
 
@@ -287,12 +294,13 @@ def smooth_ece_interval(
     if kind not in SMOOTH_ECE_INTERVALS:
         raise ValueError(f"kind must be one of {list(SMOOTH_ECE_INTERVALS)}, got {kind!r}.")
     v = np.asarray(values, dtype=np.float64)
-    cells = integer_cells(np.stack([np.asarray(neg), np.asarray(pos)]).astype(np.float64), "the score counts")
+    cells = integer_cells(np.stack([np.asarray(neg), np.asarray(pos)]).astype(np.float64), "the score counts",
+                          WEIGHTED_INSTEAD)
     w = cells.sum(axis=0)
     estimate, sigma = smooth_ece(v, w, w * v - cells[1])
     method = (f"{kind} bootstrap ({n_resamples} resamples, {sampling_phrase(sampling, ranking=True)}; "
               "replicates at the sample's bandwidth; 0 included unless the estimate exceeds its redraws "
-              "under calibration)")
+              f"under calibration{BIAS_NOTE if kind in BIAS_CORRECTED else ''})")
     if not np.isfinite(estimate):  # no cases
         return ConfidenceInterval(np.nan, np.nan, level, method, estimate)
     rng = np.random.default_rng(seed)
@@ -319,7 +327,8 @@ def pooled_cells(values: Any, neg: Any, pos: Any) -> tuple[np.ndarray, np.ndarra
     ([0.2, 0.8], [[2, 1], [0, 4]])
     """
     v = np.asarray(values, dtype=np.float64)
-    cells = integer_cells(np.stack([np.asarray(neg), np.asarray(pos)]).astype(np.float64), "the score counts")
+    cells = integer_cells(np.stack([np.asarray(neg), np.asarray(pos)]).astype(np.float64), "the score counts",
+                          WEIGHTED_INSTEAD)
     if v.ndim != 1 or cells.shape[1] != v.size:
         raise ValueError(f"values, neg and pos must be 1-D of one length, got {v.shape} and {cells.shape[1:]}.")
     if v.size and not (v.min() >= 0 and v.max() <= 1):
@@ -448,7 +457,8 @@ def corp_interval(
     j = CORP_MEASURES.index(measure)
     estimate = float(corp_components(v, cells[None])[score][0, j])
     zero = "; 0 included unless the estimate exceeds its redraws under calibration" if measure == "mcb" else ""
-    method = f"{kind} bootstrap ({n_resamples} resamples, {sampling_phrase(sampling, ranking=True)}{zero})"
+    bias = BIAS_NOTE if kind in BIAS_CORRECTED else ""
+    method = f"{kind} bootstrap ({n_resamples} resamples, {sampling_phrase(sampling, ranking=True)}{zero}{bias})"
     if not np.isfinite(estimate):  # no cases
         return ConfidenceInterval(np.nan, np.nan, level, method, estimate)
     rng = np.random.default_rng(seed)
