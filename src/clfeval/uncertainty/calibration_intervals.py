@@ -198,6 +198,12 @@ def folded_inverse(x: np.ndarray, noise: float) -> np.ndarray:
     return np.where(x <= noise, 0.0, (lo + hi) / 2)
 
 
+def _bias_corrected_limits(estimate: float, reps: np.ndarray, level: float) -> tuple[float, float]:
+    """(low, high) of the bias-corrected percentile interval ("bc") of one estimate's replicates."""
+    low, high, _ = interval_from_replicates(reps[:, None], np.array([estimate]), level, "bca")
+    return float(low[0]), float(high[0])
+
+
 def smooth_ece_limits(estimate: float, reps: np.ndarray, level: float, kind: str,
                       null: np.ndarray | None = None, at_zero: bool = False,
                       noise: float | None = None) -> tuple[float, float]:
@@ -212,8 +218,7 @@ def smooth_ece_limits(estimate: float, reps: np.ndarray, level: float, kind: str
     """
     alpha = 1.0 - level
     if kind == "bc":
-        low, high, _ = interval_from_replicates(reps[:, None], np.array([estimate]), level, "bca")
-        lo, hi = float(low[0]), float(high[0])
+        lo, hi = _bias_corrected_limits(estimate, reps, level)
     else:
         q_lo, q_hi = np.quantile(reps, [alpha / 2, 1 - alpha / 2])
         t2 = estimate * estimate
@@ -365,8 +370,7 @@ def corp_limits(estimate: float, reps: np.ndarray, level: float, kind: str, null
     """
     alpha = 1.0 - level
     if kind == "bc":
-        low, high, _ = interval_from_replicates(reps[:, None], np.array([estimate]), level, "bca")
-        lo, hi = float(low[0]), float(high[0])
+        lo, hi = _bias_corrected_limits(estimate, reps, level)
     else:
         q_lo, q_hi = np.nanquantile(reps, [alpha / 2, 1 - alpha / 2])
         if kind == "percentile":
